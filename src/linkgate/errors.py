@@ -1,0 +1,100 @@
+"""One error hierarchy; each fatal class carries its own stable exit code.
+
+Exit codes (documented in README.md, stable across releases):
+  0  everything passed
+  1  a finding: a link failed, a control was not caught, a filter misses the surface
+  2  usage or configuration error (nothing was built or changed)
+  3  compile failure or tool error, without a link failure
+  4  another linkgate holds this repository's lock
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_FINDING = 1
+EXIT_USAGE = 2
+EXIT_ERROR = 3
+EXIT_LOCKED = 4
+
+
+class LinkgateError(Exception):
+    """Base of every error linkgate reports to the user as one message."""
+
+    return_code = EXIT_ERROR
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def render(self) -> str:
+        if self.hint:
+            return f"{self.message}\n  hint: {self.hint}"
+        return self.message
+
+
+class ConfigError(LinkgateError):
+    """Bad configuration: always names file, line and key."""
+
+    return_code = EXIT_USAGE
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        key: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        where = ""
+        if file:
+            where = file + (f":{line}" if line else "")
+            if key:
+                where += f": {key}"
+            where += ": "
+        elif key:
+            where = f"{key}: "
+        super().__init__(where + message, hint=hint)
+        self.file = file
+        self.line = line
+        self.key = key
+
+
+class UsageError(LinkgateError):
+    return_code = EXIT_USAGE
+
+
+class ToolNotFound(LinkgateError):
+    """A program linkgate needs (cargo, git, a linker) is not installed."""
+
+    return_code = EXIT_ERROR
+
+
+class CommandFailed(LinkgateError):
+    """A helper command failed; carries everything needed to reproduce it."""
+
+    return_code = EXIT_ERROR
+
+    def __init__(self, argv: list[str], returncode: int, stdout: str, stderr: str) -> None:
+        shown = " ".join(argv)
+        body = f"command failed (exit {returncode}): {shown}"
+        for name, text in (("stdout", stdout), ("stderr", stderr)):
+            text = text.strip()
+            if text:
+                body += f"\n  {name}:\n" + "\n".join("    " + ln for ln in text.splitlines()[-20:])
+        super().__init__(body)
+        self.argv = argv
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+
+
+class LockHeld(LinkgateError):
+    return_code = EXIT_LOCKED
+
+
+class RecoveryError(LinkgateError):
+    """A journal exists but the file cannot be restored safely."""
+
+    return_code = EXIT_ERROR
