@@ -1,0 +1,114 @@
+"""Thin command line: parse, dispatch, map errors to one message and an exit code.
+
+Commands live in ``linkgate.commands.<verb>`` and are imported only when
+invoked, so ``linkgate --version`` and ``should-run`` start fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from linkgate import __version__
+from linkgate.errors import EXIT_ERROR, EXIT_USAGE, LinkgateError
+
+# verb -> (module, one-line help). Keep the help here so `--help` imports nothing.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("linkgate.commands.run", "Link the configured gates and fail on a link failure."),
+    "prove": ("linkgate.commands.prove", "Reintroduce known defects and check that the gate catches them."),
+    "recover": ("linkgate.commands.recover", "Restore files left mutated by an interrupted prove."),
+    "explain": ("linkgate.commands.explain", "Classify the linker errors in any build log."),
+    "changed": ("linkgate.commands.changed", "List changed files as dorny/paths-filter sees them."),
+    "should-run": ("linkgate.commands.should_run", "Say whether a gate's path filter matches the change."),
+    "surface": ("linkgate.commands.surface", "List the files and variables that can change a gate's link line."),
+    "audit": ("linkgate.commands.audit", "Show which feature sets CI checks but never links."),
+    "demo": ("linkgate.commands.demo", "Run linkgate on an embedded example workspace."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name, (mod, _) in COMMANDS.items() if _exists(mod)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None or not _exists(entry[0]):
+            return None
+        module = importlib.import_module(entry[0])
+        command: click.Command = module.command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _exists(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.version_option(__version__, prog_name="linkgate")
+def cli() -> None:
+    """linkgate: link what `cargo check` never links, and prove the gate works.
+
+    \b
+    Exit codes:
+      0  everything passed
+      1  a finding: a link failed, a control was not caught, a filter misses the surface
+      2  usage or configuration error
+      3  compile failure or tool error, without a link failure
+      4  another linkgate process holds this repository's lock
+    """
+    _recover_interrupted()
+
+
+def _recover_interrupted() -> None:
+    """Restore any file a killed `prove` left mutated, before doing anything else."""
+    try:
+        from linkgate.journal import recover_at_startup
+    except ModuleNotFoundError:
+        return
+    recover_at_startup()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; takes argv explicitly so tests call it in-process."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        rv: Any = cli.main(args=args, prog_name="linkgate", standalone_mode=False)
+    except LinkgateError as exc:
+        _print_error(exc.render())
+        return exc.return_code
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        _print_error(exc.format_message())
+        return EXIT_USAGE
+    except click.exceptions.Abort:
+        _print_error("interrupted")
+        return 130
+    except KeyboardInterrupt:
+        _print_error("interrupted")
+        return 130
+    except BrokenPipeError:
+        return EXIT_ERROR
+    if rv is None:
+        return 0
+    return int(rv)
+
+
+def _print_error(message: str) -> None:
+    sys.stderr.write(f"linkgate: error: {message}\n")
+    sys.stderr.flush()

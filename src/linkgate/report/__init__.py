@@ -1,0 +1,94 @@
+"""Reporters as a registry: a format name maps to a render function.
+
+Render functions take a Report and return text, except ``human``, which
+writes to a rich Console (for colour and live terminals) and returns "".
+Modules are imported only when their format is asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Protocol
+
+from linkgate.errors import UsageError
+from linkgate.report.model import Case, Finding, Report
+
+__all__ = ["Case", "Finding", "Report", "FORMATS", "emit", "render", "write_atomic"]
+
+
+class Renderer(Protocol):
+    def __call__(self, report: Report, console: Any | None = None) -> str: ...
+
+
+# name -> "module:function"
+FORMATS: dict[str, str] = {
+    "human": "linkgate.report.human:render",
+    "json": "linkgate.report.jsonfmt:render",
+    "markdown": "linkgate.report.markdown:render",
+    "github": "linkgate.report.github:render",
+    "junit": "linkgate.report.junit:render",
+    "sarif": "linkgate.report.sarif:render",
+}
+
+
+def _load(fmt: str) -> Renderer:
+    try:
+        target = FORMATS[fmt]
+    except KeyError:
+        raise UsageError(
+            f"unknown format {fmt!r}", hint="choose one of: " + ", ".join(FORMATS)
+        ) from None
+    module, func = target.split(":")
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError:
+        raise UsageError(f"format {fmt!r} is not available in this build") from None
+    renderer: Renderer = getattr(mod, func)
+    return renderer
+
+
+def render(report: Report, fmt: str, console: Any | None = None) -> str:
+    return _load(fmt)(report, console)
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write via a temporary file in the same directory, then os.replace."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def emit(report: Report, fmt: str, output: str | None) -> None:
+    """Render once, at the end, to stdout or atomically to *output*."""
+    if fmt == "human" and output is None:
+        from linkgate.console import stdout_console
+
+        render(report, "human", stdout_console())
+        return
+    if fmt == "human":
+        from rich.console import Console
+        import io
+
+        buf = io.StringIO()
+        render(report, "human", Console(file=buf, no_color=True, width=100))
+        text = buf.getvalue()
+    else:
+        text = render(report, fmt)
+    if output is None:
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+        sys.stdout.flush()
+    else:
+        write_atomic(output, text)
