@@ -1,0 +1,23 @@
+"""Where linkgate keeps its per-(gate, linker) target directories.
+
+Cargo hashes the linker into every unit's fingerprint, so one target
+directory shared by two linkers rebuilds everything on each switch; each
+(gate, linker) pair therefore gets its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from linkgate.config import Config, Gate
+
+
+def target_dir(config: Config, gate: Gate, linker: str) -> Path:
+    if gate.target_dir:
+        base = Path(config.root, gate.target_dir)
+        return base / linker if len(gate.linkers) > 1 else base
+    return config.root / "target" / "linkgate" / gate.name / linker
+
+
+def work_dir(config: Config, gate: Gate) -> Path:
+    return Path(config.root, gate.working_directory) if gate.working_directory else config.root
