@@ -45,3 +45,18 @@ def classify(lines: Iterable[str]) -> list[Diagnostic]:
 
 def classify_text(text: str) -> list[Diagnostic]:
     return classify(text.splitlines())
+
+
+def linker_lines_from_cargo_message(msg: dict[str, Any]) -> list[str]:
+    """The linker's own stderr from a rustc "linking with `cc` failed" message.
+
+    rustc's notes are: the elided command line, "some arguments are omitted",
+    then the linker's stderr verbatim (FACTS.md); keep only the last kind.
+    """
+    lines: list[str] = []
+    for child in msg.get("children", []):
+        text = child.get("message", "")
+        if text.startswith('"') or "object files omitted" in text or text.startswith("some arguments are omitted"):
+            continue
+        lines.extend(text.splitlines())
+    return lines
