@@ -1,0 +1,1 @@
+"""Reading what cargo records: its JSON message stream and its target directory."""

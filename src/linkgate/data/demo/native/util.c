@@ -1,0 +1,2 @@
+/* Lives in libutil.a. */
+int util_twice(int x) { return 2 * x; }

@@ -1,0 +1,357 @@
+"""Run one gate under one linker and reach a verdict that never overstates.
+
+A verdict of ``linked`` requires that the linker ran in this invocation for
+the listed artifacts. When cargo finds everything fresh (a warm target dir can
+finish in 0.14 s having linked nothing), we delete the cheapest linked
+executable from ``deps/`` and build again: cargo then relinks only that unit
+(FACTS.md, "What rebuilds on a warm tree").
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from linkgate import layout, linkers, proc
+from linkgate.cargo.messages import Artifact, BuildLog
+from linkgate.config import Config, Gate
+from linkgate.errors import LinkgateError
+
+LINKED = "linked"
+LINK_FAILED = "link-failed"
+COMPILE_FAILED = "compile-failed"
+ERROR = "error"
+
+Progress = Callable[[str, "BuildLog | None"], None]
+
+
+@dataclass(frozen=True)
+class LinkedArtifact:
+    target: str
+    kind: str
+    path: str
+    test: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target": self.target, "kind": self.kind, "path": self.path, "test": self.test}
+
+
+@dataclass
+class GateResult:
+    gate: str
+    linker: str
+    verdict: str
+    target_dir: str
+    argv: list[str]
+    forced_relink: bool = False
+    proven: bool = False
+    linked: list[LinkedArtifact] = field(default_factory=list)
+    up_to_date: list[LinkedArtifact] = field(default_factory=list)
+    failed_targets: list[str] = field(default_factory=list)
+    linker_lines: list[str] = field(default_factory=list)
+    diagnostics: list[Any] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    build_scripts: list[dict[str, str]] = field(default_factory=list)
+    units_compiled: int = 0
+    duration_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == LINKED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "gate": self.gate,
+            "linker": self.linker,
+            "verdict": self.verdict,
+            "forced_relink": self.forced_relink,
+            "proven": self.proven,
+            "linked": [a.to_dict() for a in self.linked],
+            "up_to_date": [a.to_dict() for a in self.up_to_date],
+            "failed_targets": self.failed_targets,
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+            "linker_output": self.linker_lines,
+            "messages": self.messages,
+            "warnings": self.warnings,
+            "units_compiled": self.units_compiled,
+            "target_dir": self.target_dir,
+            "command": self.argv,
+            "duration_s": round(self.duration_s, 3),
+        }
+
+
+def cargo_argv(gate: Gate) -> list[str]:
+    """Insert the JSON message format right after the subcommand (before any ``--``)."""
+    assert gate.cargo is not None
+    args = list(gate.cargo)
+    at = 1 if not args[0].startswith("+") else 2
+    return ["cargo", *args[:at], "--message-format=json", *args[at:]]
+
+
+def gate_env(config: Config, gate: Gate, linker: str, tdir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(gate.env)
+    env["CARGO_TARGET_DIR"] = str(tdir)
+    env.update(linkers.rustflags_env(linkers.require(linker, env), env))
+    return env
+
+
+def run_gate(
+    config: Config,
+    gate: Gate,
+    linker: str,
+    *,
+    force_link: bool = True,
+    progress: Progress | None = None,
+) -> GateResult:
+    start = time.monotonic()
+    tdir = layout.target_dir(config, gate, linker)
+    cwd = layout.work_dir(config, gate)
+    argv = cargo_argv(gate) if gate.is_cargo else list(gate.command or ())
+    result = GateResult(gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv)
+    try:
+        if not cwd.is_dir():
+            raise LinkgateError(
+                f"working-directory {gate.working_directory!r} of gate {gate.name!r} does not exist",
+                hint=f"fix working-directory in {config.path}",
+            )
+        env = gate_env(config, gate, linker, tdir)
+        if linker != "default" and not any(k in gate.env for k in ("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS")):
+            for path in linkers.config_rustflags_files(str(cwd)):
+                result.warnings.append(
+                    f"{path} sets rustflags, which cargo ignores once linkgate sets "
+                    f"CARGO_ENCODED_RUSTFLAGS for linker {linker!r}; move them to the gate's env RUSTFLAGS"
+                )
+        if gate.is_cargo:
+            _run_cargo(result, argv, cwd, env, force_link, progress)
+        else:
+            _run_command(result, argv, cwd, env, progress)
+    except LinkgateError as exc:
+        result.verdict = ERROR
+        result.messages.append(exc.render())
+    result.duration_s = time.monotonic() - start
+    return result
+
+
+def _build(argv: list[str], cwd: Path, env: dict[str, str], progress: Progress | None) -> tuple[BuildLog, int, str]:
+    log = BuildLog()
+    stream = proc.Stream(argv, cwd=cwd, env=env)
+    try:
+        for line in stream.lines():
+            log.feed(line)
+            if progress is not None:
+                progress("build", log)
+        rc = stream.wait()
+    except BaseException:
+        stream.terminate()
+        raise
+    return log, rc, stream.stderr
+
+
+def _run_cargo(
+    result: GateResult,
+    argv: list[str],
+    cwd: Path,
+    env: dict[str, str],
+    force_link: bool,
+    progress: Progress | None,
+) -> None:
+    log, rc, stderr = _build(argv, cwd, env, progress)
+    _judge(result, log, rc, stderr)
+    if result.verdict != LINKED or result.linked or not force_link:
+        if result.verdict == LINKED and not result.linked:
+            result.proven = False
+            result.messages.append(
+                "nothing was linked in this run (every linked unit was fresh); "
+                "this pass is not proven (run without --no-force-link to relink)"
+            )
+        return
+    victim = _cheapest([a for a in log.linkable if a.fresh])
+    if victim is None:
+        result.verdict = ERROR
+        result.messages.append("every unit was fresh and none has an executable linkgate could relink")
+        return
+    deps_file = deps_output(victim)
+    if deps_file is None:
+        result.verdict = ERROR
+        result.messages.append(f"cannot find the deps/ file behind {victim.output}; cannot force a relink")
+        return
+    if progress is not None:
+        progress(f"relinking {victim.target} to prove the link", None)
+    deps_file.unlink()
+    log2, rc2, stderr2 = _build(argv, cwd, env, progress)
+    result.up_to_date = []
+    _judge(result, log2, rc2, stderr2)
+    result.forced_relink = True
+    relinked = [a for a in log2.linkable if not a.fresh]
+    if result.verdict == LINKED and not relinked:
+        result.verdict = ERROR
+        result.proven = False
+        result.messages.append(
+            f"deleted {deps_file} but cargo did not relink it; the link is not proven"
+        )
+
+
+def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
+    from linkgate import diagnose
+
+    result.units_compiled += sum(1 for a in log.artifacts if not a.fresh)
+    result.build_scripts = [{"package_id": b.package_id, "out_dir": b.out_dir} for b in log.build_scripts]
+    result.linked = [_linked(a) for a in log.linkable if not a.fresh]
+    result.up_to_date = [_linked(a) for a in log.linkable if a.fresh]
+    if rc < 0:
+        result.verdict = ERROR
+        result.messages.append(f"cargo was killed by signal {-rc}")
+        return
+    if log.link_errors:
+        result.verdict = LINK_FAILED
+        result.failed_targets = sorted({f"{e.target} ({e.kind})" for e in log.link_errors})
+        lines: list[str] = []
+        for err in log.link_errors:
+            lines.extend(diagnose.linker_lines_from_cargo_message(err.raw))
+        result.linker_lines = lines
+        result.diagnostics = _diagnostics(lines, log)
+        result.messages.extend(
+            e.rendered.strip().splitlines()[0] for e in log.errors if not e.is_link
+        )
+        return
+    if log.finished is False:
+        result.verdict = COMPILE_FAILED
+        result.messages.extend(e.rendered.rstrip() for e in log.errors)
+        if not log.errors:
+            result.messages.append(_tail(stderr))
+        return
+    if rc != 0:
+        result.verdict = ERROR
+        if log.finished:
+            result.messages.append(
+                f"the build finished but cargo exited {rc} afterwards (tests that ran and failed?); "
+                "add --no-run so the gate only links\n" + _tail(stderr)
+            )
+        else:
+            result.messages.append(f"cargo exited {rc} before building:\n" + _tail(stderr))
+        return
+    if not log.linkable:
+        result.verdict = ERROR
+        result.messages.append(
+            "the gate's command produced nothing the linker writes (no binary, test or cdylib); "
+            "name a linkable target, e.g. --test NAME --no-run or --bin NAME"
+        )
+        return
+    result.verdict = LINKED
+    result.proven = bool(result.linked)
+
+
+def _diagnostics(lines: list[str], log: BuildLog) -> list[Any]:
+    from linkgate import diagnose
+
+    diags = diagnose.classify(lines)
+    attach = getattr(diagnose, "attach_recipe", None)
+    if attach is None or not diags:
+        return diags
+    try:
+        from linkgate.cargo.buildscript import read_build_script_output
+    except ImportError:
+        return diags
+    outputs = [read_build_script_output(Path(b.out_dir)) for b in log.build_scripts if b.out_dir]
+    found = [o for o in outputs if o is not None]
+    result: list[Any] = attach(diags, found)
+    return result
+
+
+def _run_command(
+    result: GateResult, argv: list[str], cwd: Path, env: dict[str, str], progress: Progress | None
+) -> None:
+    from linkgate import diagnose
+
+    stream = proc.Stream(argv, cwd=cwd, env=env)
+    out: list[str] = []
+    try:
+        for line in stream.lines():
+            out.append(line)
+            if progress is not None:
+                progress(line[:80], None)
+        rc = stream.wait()
+    except BaseException:
+        stream.terminate()
+        raise
+    lines = out + stream.stderr.splitlines()
+    diags = diagnose.classify(lines)
+    if rc == 0:
+        result.verdict = LINKED
+        result.proven = False
+        result.messages.append(
+            "command gates report only an exit code: linkgate cannot see what was linked, so this pass is not proven"
+        )
+    elif rc < 0:
+        result.messages.append(f"{argv[0]} was killed by signal {-rc}")
+    elif diags:
+        result.verdict = LINK_FAILED
+        result.diagnostics = diags
+        result.linker_lines = [d.message for d in diags]
+    else:
+        result.verdict = COMPILE_FAILED
+        result.messages.append(f"{argv[0]} exited {rc} without a linker error:\n" + _tail("\n".join(lines)))
+
+
+def _linked(a: Artifact) -> LinkedArtifact:
+    return LinkedArtifact(target=a.target, kind="test" if a.test else a.kind, path=a.output or "", test=a.test)
+
+
+def _cheapest(candidates: list[Artifact]) -> Artifact | None:
+    """The smallest linked output: a proxy for the unit that relinks fastest."""
+    sized = []
+    for a in candidates:
+        out = a.output
+        if out and os.path.exists(out):
+            sized.append((os.path.getsize(out), a.target, a))
+    sized.sort(key=lambda t: (t[0], t[1]))
+    return sized[0][2] if sized else None
+
+
+def deps_output(a: Artifact) -> Path | None:
+    """The file in ``deps/`` that cargo's fingerprint tracks for this unit.
+
+    Cargo uplifts binaries to ``<profile>/<name>`` as a hard link (or copy) of
+    ``<profile>/deps/<name>-<hash>``; deleting the uplifted copy relinks
+    nothing (cargo restores it), deleting the deps file relinks exactly it.
+    """
+    out = a.output
+    if not out:
+        return None
+    path = Path(out)
+    if path.parent.name == "deps":
+        return path
+    deps = path.parent / "deps"
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    stem = path.name.split(".", 1)[0].replace("-", "_")
+    candidates = []
+    for child in deps.iterdir() if deps.is_dir() else ():
+        name = child.name.replace("-", "_")
+        if not name.startswith(stem + "_"):
+            continue
+        try:
+            cst = child.stat()
+        except OSError:
+            continue
+        if (cst.st_ino, cst.st_dev) == (st.st_ino, st.st_dev):
+            return child
+        if cst.st_size == st.st_size and child.suffix == path.suffix:
+            candidates.append(child)
+    for child in candidates:
+        if child.read_bytes() == path.read_bytes():
+            return child
+    return None
+
+
+def _tail(text: str, n: int = 15) -> str:
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    return "\n".join(lines[-n:])
