@@ -12,7 +12,7 @@ from typing import Any
 def stdout_console() -> Any:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False)
+    return Console(highlight=False, soft_wrap=True)
 
 
 @lru_cache(maxsize=None)

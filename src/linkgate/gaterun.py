@@ -212,8 +212,14 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
         result.verdict = LINK_FAILED
         result.failed_targets = sorted({f"{e.target} ({e.kind})" for e in log.link_errors})
         lines: list[str] = []
+        blocks: list[list[str]] = []
         for err in log.link_errors:
-            lines.extend(diagnose.linker_lines_from_cargo_message(err.raw))
+            # A bin and its test harness usually fail with the very same
+            # linker output; keep each distinct block once.
+            block = diagnose.linker_lines_from_cargo_message(err.raw)
+            if block not in blocks:
+                blocks.append(block)
+                lines.extend(block)
         result.linker_lines = lines
         result.diagnostics = _diagnostics(lines, log)
         result.messages.extend(

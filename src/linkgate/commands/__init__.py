@@ -1,0 +1,1 @@
+"""One module per verb; each exposes a click command named ``command``."""

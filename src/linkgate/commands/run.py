@@ -1,0 +1,64 @@
+"""`linkgate run`: link each configured gate under each of its linkers."""
+
+from __future__ import annotations
+
+import click
+
+from linkgate import config as config_mod
+from linkgate.commands.options import config_option, format_options
+from linkgate.errors import UsageError
+from linkgate.gaterun import GateResult, run_gate
+from linkgate.progress import Progress
+from linkgate.report import emit
+from linkgate.runreport import build_report
+
+
+@click.command("run")
+@click.argument("gates", nargs=-1)
+@click.option("--linker", "only_linkers", multiple=True, help="Run only under this linker (repeatable).")
+@click.option(
+    "--force-link/--no-force-link",
+    default=True,
+    show_default=True,
+    help="When cargo finds nothing to relink, delete the cheapest linked executable so "
+    "the pass rests on a real link.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr.")
+@config_option
+@format_options
+def command(
+    gates: tuple[str, ...],
+    only_linkers: tuple[str, ...],
+    force_link: bool,
+    quiet: bool,
+    config_path: str | None,
+    fmt: str,
+    output: str | None,
+) -> int:
+    """Link the configured gates (all by default) and fail on a link failure."""
+    cfg = config_mod.load(config_path)
+    selected = cfg.select(gates)
+    for name in only_linkers:
+        if name not in config_mod.LINKERS:
+            raise UsageError(f"unknown linker {name!r}", hint="choose from: " + ", ".join(config_mod.LINKERS))
+    results: list[GateResult] = []
+    with Progress(enabled=not quiet) as progress:
+        for gate in selected:
+            for linker in gate.linkers:
+                if only_linkers and linker not in only_linkers:
+                    continue
+                progress.phase(f"{gate.name} [{linker}]: building")
+                res = run_gate(
+                    cfg, gate, linker, force_link=force_link, progress=lambda d, log: progress.update(d, log)
+                )
+                progress.note(f"{gate.name} [{linker}]: {res.verdict} ({res.duration_s:.1f} s)")
+                results.append(res)
+    if not results:
+        raise UsageError("no (gate, linker) pair selected", hint="check the gate names and --linker")
+    report = build_report(results)
+    emit(report, fmt, output)
+    if fmt != "github":
+        from linkgate import ci
+
+        ci.annotate(report)
+    return report.exit_code

@@ -1,0 +1,73 @@
+"""A port of picomatch 2.3.1's glob compiler, as dorny/paths-filter calls it.
+
+Why hand-written: dorny/paths-filter compiles every rule with
+``picomatch(rule, {dot: true})``, and whether a CI job runs depends on that
+exact behaviour, quirks included (``X/**`` matches ``X``; ``[!a]`` is not a
+negated class; ``a.{1..2}`` loses its ``a`` when a brace range forces a
+rebuild). No Python glob library (fnmatch, pathspec, wcmatch, glob) reproduces
+those, so linkgate ports picomatch's parser token for token and produces the
+same JavaScript regular-expression source, which ``jsregex`` then translates
+into Python's dialect. Only the options paths-filter uses are supported:
+``dot`` on, POSIX paths, everything else at its default.
+
+``source(pattern)`` equals ``picomatch.makeRe(pattern, {dot: true}).source``
+and the differential test checks exactly that against the real package.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from linkgate.picomatch import jsregex
+from linkgate.picomatch.fastpaths import fastpaths
+from linkgate.picomatch.parse import parse
+
+__all__ = ["source", "compile", "matches", "PatternError"]
+
+MAX_LENGTH = 1024 * 64
+
+
+class PatternError(ValueError):
+    """A pattern picomatch itself rejects (empty, or longer than 64 KiB)."""
+
+
+def source(pattern: str) -> str:
+    """The regex source picomatch.makeRe(pattern, {dot: true}) builds."""
+    if not pattern:
+        raise PatternError("a pattern must be a non-empty string")
+    if len(pattern) > MAX_LENGTH:
+        raise PatternError(f"pattern length {len(pattern)} exceeds picomatch's maximum of {MAX_LENGTH}")
+    negated = False
+    output: str | None = None
+    if pattern[0] in ".*":
+        output = fastpaths(pattern)
+    if not output:
+        state = parse(pattern)
+        output, negated = state.output, state.negated
+    src = f"^(?:{output})$"
+    if negated:
+        src = f"^(?!{src}).*$"
+    return src
+
+
+@lru_cache(maxsize=4096)
+def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - mirrors re.compile
+    """A Python regex matching exactly the paths picomatch's matcher accepts.
+
+    picomatch's matcher first compares the path with the pattern text itself
+    (``input === glob``) and only then runs the regex, so a path spelled like
+    the pattern always matches; that equality is folded into the regex here.
+    An invalid JavaScript regex compiles, in picomatch, to one matching
+    nothing, so it becomes ``(?!)`` plus the equality.
+    """
+    try:
+        body = jsregex.translate(source(pattern))
+    except jsregex.JSRegexError:
+        body = "(?!)"
+    return re.compile(rf"\A{re.escape(pattern)}\Z|{body}", re.ASCII)
+
+
+def matches(pattern: str, path: str) -> bool:
+    # picomatch rejects the empty path before anything else.
+    return bool(path) and compile(pattern).search(path) is not None

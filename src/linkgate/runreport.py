@@ -1,0 +1,158 @@
+"""Turn GateResults into a Report: the JSON document, findings, cases, renderers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from linkgate.errors import EXIT_ERROR, EXIT_FINDING, EXIT_OK
+from linkgate.gaterun import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult
+from linkgate.report.model import Case, Finding, Report
+
+SCHEMA = "linkgate.run/1"
+
+_STYLE = {LINKED: "bold green", LINK_FAILED: "bold red", COMPILE_FAILED: "bold yellow"}
+_SHOWN_LINKER_LINES = 12
+
+
+def exit_code(results: list[GateResult]) -> int:
+    if any(r.verdict == LINK_FAILED for r in results):
+        return EXIT_FINDING
+    if any(r.verdict != LINKED for r in results):
+        return EXIT_ERROR
+    return EXIT_OK
+
+
+def build_report(results: list[GateResult]) -> Report:
+    code = exit_code(results)
+    document: dict[str, Any] = {
+        "schema": SCHEMA,
+        "status": "pass" if code == EXIT_OK else "fail",
+        "results": [r.to_dict() for r in results],
+    }
+    report = Report(
+        command="run",
+        document=document,
+        findings=[f for r in results for f in findings(r)],
+        cases=[case(r) for r in results],
+        summary=summary_line(results),
+        human=render_human,
+        markdown=render_markdown,
+        exit_code=code,
+    )
+    return report
+
+
+def summary_line(results: list[GateResult]) -> str:
+    ok = sum(r.ok for r in results)
+    return f"{ok} of {len(results)} (gate, linker) pairs linked"
+
+
+def headline(r: GateResult) -> str:
+    if r.verdict == LINKED:
+        if not r.proven:
+            return "linked, NOT proven: nothing was linked in this run"
+        how = "forced relink of " if r.forced_relink else ""
+        names = ", ".join(sorted({a.target + (" (test)" if a.test else "") for a in r.linked}))
+        return f"linked ({how}{names})"
+    if r.verdict == LINK_FAILED:
+        return "link failed: " + ", ".join(r.failed_targets)
+    if r.verdict == COMPILE_FAILED:
+        return "did not compile; the link was never attempted (this is not a link verdict)"
+    return "error: " + (r.messages[0].splitlines()[0] if r.messages else "unknown")
+
+
+def findings(r: GateResult) -> list[Finding]:
+    if r.verdict == LINKED:
+        return []
+    out: list[Finding] = []
+    for d in r.diagnostics:
+        out.append(
+            Finding(
+                rule=d.kind,
+                level="error",
+                message=f"{r.gate} [{r.linker}]: {d.message}",
+                file=getattr(d, "build_script", None),
+                line=getattr(d, "build_script_line", None),
+                hint=d.hint,
+            )
+        )
+    if not out:
+        detail = (r.linker_lines or r.messages or [""])[0]
+        out.append(
+            Finding(
+                rule=r.verdict,
+                level="error",
+                message=f"{r.gate} [{r.linker}]: {headline(r)}" + (f": {detail}" if detail else ""),
+            )
+        )
+    return out
+
+
+def case(r: GateResult) -> Case:
+    details = "\n".join(r.linker_lines or r.messages)
+    return Case(
+        suite="linkgate.run",
+        name=f"{r.gate} [{r.linker}]",
+        ok=r.ok and r.proven,
+        message="" if r.ok else headline(r),
+        details=details,
+        duration_s=r.duration_s,
+    )
+
+
+def render_human(report: Report, console: Any) -> None:
+    from rich.markup import escape
+
+    for item in report.document["results"]:
+        r = _Row(item)
+        style = _STYLE.get(r.verdict, "bold magenta")
+        console.print(f"[{style}]{r.verdict:>14}[/]  [bold]{escape(r.gate)}[/] \\[{r.linker}]  {r.duration:.1f} s", highlight=False)
+        for a in item["linked"]:
+            console.print(f"{'':16}linked {a['target']} ({a['kind']}): {a['path']}", highlight=False, markup=False)
+        if item["forced_relink"]:
+            console.print(f"{'':16}[dim]cargo found everything fresh; linkgate deleted the executable and relinked it[/]")
+        for d in item["diagnostics"]:
+            console.print(f"{'':16}[red]{d['kind']}[/]: {escape(d['message'])}", highlight=False)
+            if d.get("hint"):
+                console.print(f"{'':16}  [cyan]hint:[/] {escape(d['hint'])}", highlight=False)
+        if item["verdict"] == LINK_FAILED and item["linker_output"]:
+            console.print(f"{'':16}[dim]linker said:[/]")
+            lines = item["linker_output"]
+            for ln in lines[:_SHOWN_LINKER_LINES]:
+                console.print(f"{'':18}{ln}", highlight=False, markup=False)
+            if len(lines) > _SHOWN_LINKER_LINES:
+                console.print(f"{'':18}[dim]... {len(lines) - _SHOWN_LINKER_LINES} more lines (--format json)[/]")
+        for m in item["messages"]:
+            for ln in m.splitlines()[:20]:
+                console.print(f"{'':16}{ln}", highlight=False, markup=False)
+        for w in item["warnings"]:
+            console.print(f"{'':16}[yellow]warning:[/] {escape(w)}", highlight=False)
+    status = report.document["status"]
+    style = "bold green" if status == "pass" else "bold red"
+    console.print(f"[{style}]{status.upper()}[/]: {report.summary}", highlight=False)
+
+
+class _Row:
+    def __init__(self, item: dict[str, Any]) -> None:
+        self.verdict: str = item["verdict"]
+        self.gate: str = item["gate"]
+        self.linker: str = item["linker"]
+        self.duration: float = item["duration_s"]
+
+
+def render_markdown(report: Report) -> str:
+    lines = ["### linkgate run", "", "| gate | linker | verdict | linked | time |", "|---|---|---|---|---|"]
+    for item in report.document["results"]:
+        linked = ", ".join(f"`{a['target']}`" for a in item["linked"]) or "-"
+        if item["forced_relink"]:
+            linked += " (forced relink)"
+        lines.append(
+            f"| `{item['gate']}` | {item['linker']} | **{item['verdict']}** | {linked} | {item['duration_s']:.1f} s |"
+        )
+    for item in report.document["results"]:
+        if item["verdict"] == LINK_FAILED:
+            lines += ["", f"<details><summary>{item['gate']} [{item['linker']}]: linker output</summary>", "", "```"]
+            lines += item["linker_output"][:40]
+            lines += ["```", "", "</details>"]
+    lines += ["", f"**{report.document['status'].upper()}**: {report.summary}"]
+    return "\n".join(lines) + "\n"

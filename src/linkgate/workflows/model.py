@@ -1,0 +1,168 @@
+"""A GitHub Actions workflow reduced to what the audit needs, with lines.
+
+Only the keys that decide *what runs, where, and when* are kept: triggers,
+env at each level, runners, timeouts, matrices, ``if:`` conditions and steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from linkgate.workflows.yamlnodes import YamlError, YMap, YStr, line_of
+
+
+@dataclass(frozen=True)
+class Step:
+    index: int
+    line: int
+    name: str | None
+    id: str | None
+    run: YStr | None
+    uses: str | None
+    with_: Mapping[str, Any]
+    env: Mapping[str, Any]
+    working_directory: str | None
+    shell: str | None
+    if_: str | None
+    timeout_minutes: str | None
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id or (self.uses or f"step {self.index + 1}")
+
+
+@dataclass(frozen=True)
+class Job:
+    id: str
+    line: int
+    name: str | None
+    runs_on: tuple[str, ...]
+    runs_on_unknown: bool
+    if_: str | None
+    needs: tuple[str, ...]
+    timeout_minutes: str | None
+    env: Mapping[str, Any]
+    working_directory: str | None
+    matrix: Any
+    outputs: Mapping[str, Any]
+    steps: tuple[Step, ...]
+
+    @property
+    def self_hosted(self) -> bool:
+        return any(label.strip().lower() == "self-hosted" for label in self.runs_on)
+
+
+@dataclass(frozen=True)
+class Workflow:
+    path: Path
+    rel: str
+    name: str | None
+    on: Mapping[str, Any]
+    env: Mapping[str, Any]
+    working_directory: str | None
+    jobs: tuple[Job, ...] = field(default_factory=tuple)
+
+
+def parse_workflow(path: Path, rel: str, root: Any) -> Workflow:
+    if not isinstance(root, YMap):
+        raise YamlError("a workflow must be a mapping with 'on' and 'jobs'", line_of(root, 1) or 1)
+    jobs_raw = root.get("jobs")
+    if not isinstance(jobs_raw, YMap):
+        raise YamlError("no 'jobs' mapping", root.key_lines.get("jobs", 1))
+    jobs = tuple(_job(jid, j, jobs_raw.key_lines[jid]) for jid, j in jobs_raw.items() if isinstance(j, dict))
+    return Workflow(
+        path=path,
+        rel=rel,
+        name=_str(root.get("name")),
+        on=_on(root.get("on")),
+        env=_map(root.get("env")),
+        working_directory=_working_directory(root),
+        jobs=jobs,
+    )
+
+
+def _on(value: Any) -> Mapping[str, Any]:
+    """Normalise ``on:`` (a string, list or mapping) to event -> config."""
+    if isinstance(value, str):
+        return {value: None}
+    if isinstance(value, list):
+        return {str(v): None for v in value if isinstance(v, str)}
+    if isinstance(value, dict):
+        return dict(value)
+    return {}
+
+
+def _job(jid: str, raw: YMap, line: int) -> Job:
+    runs_on, unknown = _runs_on(raw.get("runs-on"))
+    strategy = raw.get("strategy")
+    steps_raw = raw.get("steps")
+    steps = tuple(
+        _step(i, s) for i, s in enumerate(steps_raw if isinstance(steps_raw, list) else []) if isinstance(s, YMap)
+    )
+    needs = raw.get("needs")
+    return Job(
+        id=jid,
+        line=line,
+        name=_str(raw.get("name")),
+        runs_on=runs_on,
+        runs_on_unknown=unknown,
+        if_=_str(raw.get("if")),
+        needs=tuple(needs) if isinstance(needs, list) else ((needs,) if isinstance(needs, str) else ()),
+        timeout_minutes=_str(raw.get("timeout-minutes")),
+        env=_map(raw.get("env")),
+        working_directory=_working_directory(raw),
+        matrix=strategy.get("matrix") if isinstance(strategy, dict) else None,
+        outputs=_map(raw.get("outputs")),
+        steps=steps,
+    )
+
+
+def _runs_on(value: Any) -> tuple[tuple[str, ...], bool]:
+    """Labels, and whether they hide behind an expression we cannot evaluate."""
+    if isinstance(value, str):
+        return (value,), "${{" in value
+    if isinstance(value, list):
+        labels = tuple(str(v) for v in value if isinstance(v, str))
+        return labels, any("${{" in v for v in labels)
+    if isinstance(value, dict):
+        labels = value.get("labels")
+        group = value.get("group")
+        found = _runs_on(labels)[0] if labels is not None else ()
+        # A runner group is always self-hosted (GitHub-hosted larger runners aside).
+        return found + (("self-hosted",) if group else ()), False
+    return (), value is not None
+
+
+def _step(index: int, raw: YMap) -> Step:
+    run = raw.get("run")
+    return Step(
+        index=index,
+        line=raw.line,
+        name=_str(raw.get("name")),
+        id=_str(raw.get("id")),
+        run=run if isinstance(run, YStr) else None,
+        uses=_str(raw.get("uses")),
+        with_=_map(raw.get("with")),
+        env=_map(raw.get("env")),
+        working_directory=_str(raw.get("working-directory")),
+        shell=_str(raw.get("shell")),
+        if_=_str(raw.get("if")),
+        timeout_minutes=_str(raw.get("timeout-minutes")),
+    )
+
+
+def _working_directory(raw: YMap) -> str | None:
+    defaults = raw.get("defaults")
+    run = defaults.get("run") if isinstance(defaults, dict) else None
+    return _str(run.get("working-directory")) if isinstance(run, dict) else None
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _map(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}
