@@ -44,7 +44,9 @@ def build_report(results: list[GateResult]) -> Report:
 
 def summary_line(results: list[GateResult]) -> str:
     ok = sum(r.ok for r in results)
-    return f"{ok} of {len(results)} (gate, linker) pairs linked"
+    unproven = sum(r.ok and not r.proven for r in results)
+    text = f"{ok} of {len(results)} (gate, linker) pairs linked"
+    return text + (f", {unproven} of them NOT proven (nothing linked in this run)" if unproven else "")
 
 
 def headline(r: GateResult) -> str:
@@ -57,8 +59,14 @@ def headline(r: GateResult) -> str:
     if r.verdict == LINK_FAILED:
         return "link failed: " + ", ".join(r.failed_targets)
     if r.verdict == COMPILE_FAILED:
-        return "did not compile; the link was never attempted (this is not a link verdict)"
+        return headline_of({"verdict": r.verdict})
     return "error: " + (r.messages[0].splitlines()[0] if r.messages else "unknown")
+
+
+def headline_of(item: dict[str, Any]) -> str:
+    if item["verdict"] == COMPILE_FAILED:
+        return "did not compile; the link was never attempted (this is not a link verdict)"
+    return str(item["verdict"])
 
 
 def findings(r: GateResult) -> list[Finding]:
@@ -106,11 +114,18 @@ def render_human(report: Report, console: Any) -> None:
     for item in report.document["results"]:
         r = _Row(item)
         style = _STYLE.get(r.verdict, "bold magenta")
-        console.print(f"[{style}]{r.verdict:>14}[/]  [bold]{escape(r.gate)}[/] \\[{r.linker}]  {r.duration:.1f} s", highlight=False)
+        shown = r.verdict
+        if r.verdict == LINKED and not item["proven"]:
+            style, shown = "bold yellow", "unproven"
+        console.print(f"[{style}]{shown:>14}[/]  [bold]{escape(r.gate)}[/] \\[{r.linker}]  {r.duration:.1f} s", highlight=False)
+        if r.verdict == COMPILE_FAILED:
+            console.print(f"{'':16}[yellow]{headline_of(item)}[/]", highlight=False)
         for a in item["linked"]:
             console.print(f"{'':16}linked {a['target']} ({a['kind']}): {a['path']}", highlight=False, markup=False)
         if item["forced_relink"]:
             console.print(f"{'':16}[dim]cargo found everything fresh; linkgate deleted the executable and relinked it[/]")
+        if item["verdict"] == LINKED and not item["proven"]:
+            console.print(f"{'':16}[yellow]linked, NOT proven: nothing was linked in this run[/]")
         for d in item["diagnostics"]:
             console.print(f"{'':16}[red]{d['kind']}[/]: {escape(d['message'])}", highlight=False)
             if d.get("hint"):

@@ -7,7 +7,7 @@ use std::process::Command;
 // Order matters to GNU ld: an archive must come before what it needs.
 const LINK_ARGS: &[&str] = &[
     "-lcore",
-    "-lutil",
+    "-lnutil",
     "-lhelper",
     "-ldeep", // core.c calls deep_value() itself: GNU ld wants it named here
 ];
@@ -35,7 +35,7 @@ fn main() {
         &format!("-L{out}"), "-ldeep", &format!("-Wl,-rpath,{out}"),
     ]);
     archive(&out, "core");
-    archive(&out, "util");
+    archive(&out, "nutil");
 
     println!("cargo:rerun-if-changed=native");
     println!("cargo:rerun-if-changed=build.rs");

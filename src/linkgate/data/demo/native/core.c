@@ -1,4 +1,4 @@
-/* Lives in libcore.a. Calls into libutil.a, libhelper.so and, directly,
+/* Lives in libcore.a. Calls into libnutil.a, libhelper.so and, directly,
  * libdeep.so: each must appear after this archive on a GNU ld command line. */
 int util_twice(int x);
 int helper_value(void);

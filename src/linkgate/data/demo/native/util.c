@@ -1,2 +1,0 @@
-/* Lives in libutil.a. */
-int util_twice(int x) { return 2 * x; }
