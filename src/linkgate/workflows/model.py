@@ -28,6 +28,7 @@ class Step:
     shell: str | None
     if_: str | None
     timeout_minutes: str | None
+    key_lines: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -151,6 +152,7 @@ def _step(index: int, raw: YMap) -> Step:
         shell=_str(raw.get("shell")),
         if_=_str(raw.get("if")),
         timeout_minutes=_str(raw.get("timeout-minutes")),
+        key_lines=raw.key_lines,
     )
 
 

@@ -1,0 +1,178 @@
+"""Read a cargo command line: subcommand, package selection, features, profile, targets.
+
+Follows cargo's own CLI (1.95): global options before the subcommand,
+one-letter aliases, ``-F`` for ``--features``, features separated by commas
+or spaces and repeatable, everything after ``--`` passed through. Understands
+the third-party subcommands that wrap a build: ``cargo hack <sub>``,
+``cargo nextest run|archive|list``, ``cargo llvm-cov``, ``cargo zigbuild``,
+and ``cross`` as a drop-in for cargo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ALIASES = {"b": "build", "c": "check", "t": "test", "r": "run", "d": "doc", "rm": "remove"}
+
+# Options whose value is the next word when not written as --opt=value.
+_VALUE_OPTIONS = {
+    "-p", "--package", "--exclude", "-F", "--features", "--profile", "--target", "--target-dir",
+    "--manifest-path", "-j", "--jobs", "--bin", "--example", "--test", "--bench", "--color",
+    "--message-format", "--config", "-Z", "-C", "--lockfile-path", "--artifact-dir", "--out-dir",
+    # cargo-hack
+    "--include-features", "--exclude-features", "--skip", "--depth", "--group-features",
+    "--version-range", "--version-step", "--partition", "--mutually-exclusive-features",
+    "--at-least-one-of",
+    # cargo-nextest
+    "--cargo-profile", "-P", "--archive-file", "--archive-format", "-E", "--filterset",
+    "--filter-expr", "--test-threads", "--retries", "--cargo-quiet", "--cargo-verbose",
+    "--tool-config-file", "--workspace-remap",
+}
+_TARGET_FLAGS = {"--lib", "--bins", "--examples", "--tests", "--benches", "--all-targets", "--doc"}
+_NAMED_TARGETS = {"--bin", "--example", "--test", "--bench"}
+_GLOBAL_VALUE = {"--color", "--config", "-Z", "-C", "--manifest-path"}
+
+
+@dataclass(frozen=True)
+class CargoCall:
+    program: str
+    toolchain: str | None
+    subcommand: str
+    hack: str | None
+    packages: tuple[str, ...]
+    workspace: bool
+    exclude: tuple[str, ...]
+    features: tuple[str, ...]
+    no_default_features: bool
+    all_features: bool
+    profile: str
+    targets: tuple[str, ...]
+    target_triples: tuple[str, ...]
+    target_dir: str | None
+    manifest_path: str | None
+    no_run: bool
+    args: tuple[str, ...]
+
+
+def is_cargo(argv: tuple[str, ...] | list[str]) -> bool:
+    if not argv:
+        return False
+    name = argv[0].rsplit("/", 1)[-1]
+    return name in ("cargo", "cross", "cargo.exe")
+
+
+def parse(argv: tuple[str, ...] | list[str]) -> CargoCall | None:
+    """Parse ``cargo ...``; None when there is no subcommand (``cargo --version``)."""
+    program = argv[0].rsplit("/", 1)[-1]
+    rest = list(argv[1:])
+    toolchain = None
+    if rest and rest[0].startswith("+"):
+        toolchain, rest = rest[0][1:], rest[1:]
+    while rest and rest[0].startswith("-"):
+        flag = rest[0].split("=", 1)[0]
+        rest = rest[2:] if flag in _GLOBAL_VALUE and "=" not in rest[0] else rest[1:]
+    if not rest:
+        return None
+    sub = ALIASES.get(rest[0], rest[0])
+    rest = rest[1:]
+    hack = None
+    if sub == "hack":
+        hack, sub, rest = _hack(rest)
+    elif sub in ("nextest", "llvm-cov", "auditable") and rest and not rest[0].startswith("-"):
+        if sub == "nextest" or rest[0] in ("test", "run", "build", "nextest", "report"):
+            sub, rest = f"{sub} {rest[0]}", rest[1:]
+    return _options(program, toolchain, sub, hack, rest, tuple(argv))
+
+
+def _hack(rest: list[str]) -> tuple[str, str, list[str]]:
+    mode = "each-feature" if "--each-feature" in rest else "feature-powerset" if "--feature-powerset" in rest else ""
+    for i, word in enumerate(rest):
+        if word == "--":
+            break
+        if word.startswith("-"):
+            continue
+        if i > 0 and rest[i - 1] in _VALUE_OPTIONS:
+            continue
+        sub = ALIASES.get(word, word)
+        return mode, sub, rest[:i] + rest[i + 1 :]
+    return mode, "", rest
+
+
+def _options(
+    program: str, toolchain: str | None, sub: str, hack: str | None, rest: list[str], argv: tuple[str, ...]
+) -> CargoCall:
+    packages: list[str] = []
+    exclude: list[str] = []
+    features: set[str] = set()
+    targets: list[str] = []
+    triples: list[str] = []
+    flags: set[str] = set()
+    profile: str | None = None
+    target_dir = manifest_path = None
+    nextest = sub.startswith("nextest")
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        if word == "--":
+            break
+        name, eq, inline = word.partition("=")
+        value = None
+        if name in _VALUE_OPTIONS:
+            if eq:
+                value = inline
+            elif i + 1 < len(rest):
+                value = rest[i + 1]
+                i += 1
+        elif name.startswith("-F") and len(name) > 2:
+            name, value = "-F", word[2:]
+        elif name.startswith("-p") and len(name) > 2:
+            name, value = "-p", word[2:]
+        i += 1
+        if name in ("-p", "--package") and value is not None:
+            packages.append(value)
+        elif name == "--exclude" and value is not None:
+            exclude.append(value)
+        elif name in ("-F", "--features") and value is not None:
+            features.update(f for f in value.replace(",", " ").split() if f)
+        elif name in ("--profile", "--cargo-profile") and value is not None:
+            if name == "--cargo-profile" or not nextest:
+                profile = value
+        elif name == "--target" and value is not None:
+            triples.append(value)
+        elif name == "--target-dir":
+            target_dir = value
+        elif name == "--manifest-path":
+            manifest_path = value
+        elif name in _NAMED_TARGETS and value is not None:
+            targets.append(f"{name} {value}")
+        elif name in _TARGET_FLAGS:
+            targets.append(name)
+        elif name in ("-r", "--release"):
+            profile = profile or "release"
+        elif word.startswith("-"):
+            flags.add(name)
+    return CargoCall(
+        program=program,
+        toolchain=toolchain,
+        subcommand=sub,
+        hack=hack,
+        packages=tuple(packages),
+        workspace="--workspace" in flags or "--all" in flags,
+        exclude=tuple(exclude),
+        features=tuple(sorted(features)),
+        no_default_features="--no-default-features" in flags,
+        all_features="--all-features" in flags,
+        profile=profile or _default_profile(sub),
+        targets=tuple(targets),
+        target_triples=tuple(triples),
+        target_dir=target_dir,
+        manifest_path=manifest_path,
+        no_run="--no-run" in flags,
+        args=argv,
+    )
+
+
+def _default_profile(sub: str) -> str:
+    # `cargo install` builds in release unless told otherwise; bench uses the bench profile,
+    # which inherits release.
+    return "release" if sub in ("install", "bench") else "dev"

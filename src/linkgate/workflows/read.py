@@ -1,0 +1,40 @@
+"""Find and read a repository's workflows; a broken file never hides the others."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from linkgate.workflows.model import Workflow, parse_workflow
+from linkgate.workflows.yamlnodes import YamlError, load_file
+
+WORKFLOW_DIR = ".github/workflows"
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    rel: str
+    line: int | None
+    message: str
+
+
+def discover(repo: Path) -> list[Path]:
+    """``.github/workflows/*.yml`` and ``*.yaml``, as GitHub reads them (no subdirectories)."""
+    directory = repo / WORKFLOW_DIR
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.suffix in (".yml", ".yaml") and p.is_file())
+
+
+def read_workflows(repo: Path) -> tuple[list[Workflow], list[Unreadable]]:
+    workflows: list[Workflow] = []
+    broken: list[Unreadable] = []
+    for path in discover(repo):
+        rel = path.relative_to(repo).as_posix()
+        try:
+            workflows.append(parse_workflow(path, rel, load_file(path)))
+        except YamlError as exc:
+            broken.append(Unreadable(rel, exc.line, exc.message))
+        except OSError as exc:
+            broken.append(Unreadable(rel, None, f"cannot read: {exc.strerror}"))
+    return workflows, broken
