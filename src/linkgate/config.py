@@ -302,7 +302,9 @@ def _parse_toml(path: Path) -> tuple[dict[str, Any], str]:
         msg = str(exc)
         m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
         line = int(m.group(1)) if m else None
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", msg)
+        if line is None and "end of document" in msg:
+            line = max(1, len(text.splitlines()))
+        reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", msg)
         if m:
             reason += f" (column {m.group(2)})"
         raise ConfigError(

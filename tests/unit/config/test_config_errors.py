@@ -1,0 +1,75 @@
+"""Every bad configuration: exit 2, one line naming file:line and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from linkgate import config
+from linkgate.cli import main
+from linkgate.errors import ConfigError
+
+GOOD = '[[gate]]\nname = "a"\ncargo = ["test", "--no-run"]\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "needle"),
+    [
+        ('[[gate]]\nname = "a"\ncargo = ["test"\n', 4, "invalid TOML"),
+        (GOOD + 'linkres = ["bfd"]\n', 4, "did you mean 'linkers'"),
+        (GOOD + "target_dir = 'x'\n", 4, "did you mean 'target-dir'"),
+        ('[[gate]]\nname = "a"\ncargo = "test"\n', 3, "expected a list of strings"),
+        ('[[gate]]\ncargo = ["test"]\n', 1, "gate has no name"),
+        (GOOD + '\n[[gate]]\nname = "a"\ncargo = ["build"]\n', 6, "duplicate gate name 'a'"),
+        ('[[gate]]\nname = "a"\ncargo = ["test"]\ncommand = ["make"]\n', 4, "not both"),
+        ('[[gate]]\nname = "a"\n', 1, "neither cargo"),
+        (GOOD + 'linkers = ["bdf"]\n', 4, "did you mean 'bfd'"),
+        (GOOD + 'env = { X = 1 }\n', 4, "expected a table of strings"),
+        ('[[gate]]\nname = "a"\ncargo = ["test", "--target-dir=x"]\n', 3, "set by linkgate itself"),
+        (GOOD + '\n[[gate.control]]\nname = "c"\nfile = "build.rs"\n', 5, "exactly one of delete, replace or patch"),
+        (GOOD + '\n[[gate.control]]\nname = "c"\nfile = "build.rs"\ndelete = "("\n', 8, "invalid regular expression"),
+        (GOOD + '\n[audit]\nseverity = { never-linked = "fatal" }\n', 6, "severity must be one of"),
+        (GOOD + '\n[[audit.ignore]]\nfinding = "never-linked"\n', 5, "needs a reason"),
+    ],
+)
+def test_bad_config_names_file_line_and_key(tmp_path: Path, capsys, text: str, line: int, needle: str) -> None:
+    cfg = tmp_path / "linkgate.toml"
+    cfg.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        config.load(cfg)
+    assert needle in info.value.render()
+    assert info.value.line == line, info.value.render()
+    rc = main(["run", "--config", str(cfg)])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert f"{cfg}:{line}" in err.splitlines()[0]
+
+
+def test_cargo_toml_metadata_is_read(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "Cargo.toml").write_text(
+        '[package]\nname = "x"\nversion = "0.1.0"\n\n'
+        '[[package.metadata.linkgate.gate]]\nname = "g"\ncargo = ["build"]\nlinkres = []\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as info:
+        config.load()
+    assert info.value.line == 8
+    assert info.value.key == "package.metadata.linkgate.gate[0].linkres"
+
+
+def test_linkgate_toml_wins_and_gates_are_frozen(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "linkgate.toml").write_text(GOOD + 'linkers = ["default", "mold"]\nenv = { A = "1" }\n')
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    cfg = config.load()
+    gate = cfg.gate("a")
+    assert gate.linkers == ("default", "mold") and gate.env == {"A": "1"}
+    assert cfg.root == tmp_path.resolve()
+
+
+def test_no_configuration_is_a_clear_error(tmp_path: Path, monkeypatch, capsys) -> None:
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["run"]) == 2
+    assert "no linkgate configuration found" in capsys.readouterr().err
