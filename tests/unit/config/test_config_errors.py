@@ -16,7 +16,7 @@ GOOD = '[[gate]]\nname = "a"\ncargo = ["test", "--no-run"]\n'
 @pytest.mark.parametrize(
     ("text", "line", "needle"),
     [
-        ('[[gate]]\nname = "a"\ncargo = ["test"\n', 4, "invalid TOML"),
+        ('[[gate]]\nname = "a"\ncargo = ["test"\n', 3, "invalid TOML"),
         (GOOD + 'linkres = ["bfd"]\n', 4, "did you mean 'linkers'"),
         (GOOD + "target_dir = 'x'\n", 4, "did you mean 'target-dir'"),
         ('[[gate]]\nname = "a"\ncargo = "test"\n', 3, "expected a list of strings"),
