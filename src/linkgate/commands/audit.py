@@ -1,0 +1,213 @@
+"""`linkgate audit`: map how CI exercises each feature set and report what it never links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from linkgate.commands.options import config_option, format_options
+from linkgate.errors import EXIT_FINDING, EXIT_OK, UsageError
+
+
+@click.command("audit")
+@click.option(
+    "--repo",
+    "repo_dir",
+    type=click.Path(file_okay=False),
+    default=".",
+    show_default=True,
+    help="Repository whose .github/workflows to read.",
+)
+@config_option
+@format_options
+def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None) -> int:
+    """Show which feature sets CI checks but never links.
+
+    Reads .github/workflows/*.yml (and the Makefile targets and scripts they
+    call), never runs anything from them. linkgate.toml is optional here.
+    """
+    from linkgate import audit as audit_mod
+    from linkgate.report import emit
+
+    repo = Path(repo_dir)
+    if not repo.is_dir():
+        raise UsageError(f"{repo_dir} is not a directory", hint="pass --repo DIR with the repository root")
+    repo = repo.resolve()
+    config, cfg_file = _load_config(repo, config_path)
+    audit_mod.check_rule_names(config, cfg_file)
+    result = audit_mod.run_audit(repo)
+    settled = audit_mod.settle(result.findings, config)
+    report = _report(result, settled)
+    emit(report, fmt, output)
+    if fmt != "github":
+        from linkgate import ci
+
+        ci.annotate(report)
+    return report.exit_code
+
+
+def _load_config(repo: Path, config_path: str | None) -> tuple[Any, str | None]:
+    """The audit needs no gates: use the configuration when there is one."""
+    from linkgate import config as config_mod
+    from linkgate.errors import ConfigError
+
+    if config_path is not None:
+        cfg = config_mod.load(config_path)
+        return cfg.audit, str(cfg.path)
+    try:
+        found = config_mod.find_config(repo)
+    except ConfigError:
+        return config_mod.AuditConfig(), None
+    cfg = config_mod.load(found)
+    return cfg.audit, str(cfg.path)
+
+
+def _report(result: Any, settled: Any) -> Any:
+    from linkgate.report import Case, Finding, Report
+
+    findings = [
+        Finding(rule=f.rule, level=level, message=f.message, file=f.file, line=f.line, hint=f.hint)
+        for f, level in settled.kept
+    ]
+    for ig in settled.unused_ignores:
+        findings.append(
+            Finding("unused-ignore", "note", f"ignore for {ig.finding!r} matched nothing: {ig.reason}",
+                    hint="remove it from [[audit.ignore]]")
+        )
+    document: dict[str, Any] = {
+        "schema": "linkgate.audit/1",
+        "workflows": result.workflows,
+        "invocations": [invocation_json(c) for c in result.classified],
+        "findings": [_finding_json(f, level) for f, level in settled.kept],
+        "ignored": [dict(_finding_json(f, None), reason=reason) for f, reason in settled.ignored],
+        "skipped_checks": result.skipped_checks,
+    }
+    cases = [
+        Case(suite=f"audit.{f.rule}", name=f"{f.file}:{f.line}" if f.file else f.rule,
+             ok=f.level != "error", message=f.message)
+        for f in findings
+    ]
+    errors = sum(1 for f in findings if f.level == "error")
+    cases.append(Case(suite="audit", name="workflows", ok=errors == 0,
+                      message=f"{len(result.classified)} cargo invocations in {len(result.workflows)} workflows"))
+    summary = (
+        f"{len(result.classified)} cargo invocations in {len(result.workflows)} workflows; "
+        f"{len(findings)} findings ({errors} errors), {len(settled.ignored)} ignored"
+    )
+    return Report(
+        command="audit", document=document, findings=findings, cases=cases, summary=summary,
+        human=_human, markdown=_markdown,
+        exit_code=EXIT_FINDING if errors else EXIT_OK,
+    )
+
+
+def _finding_json(f: Any, level: str | None) -> dict[str, Any]:
+    out = {"rule": f.rule, "level": level, "message": f.message, "file": f.file, "line": f.line,
+           "subject": f.subject, "hint": f.hint}
+    if level is None:
+        del out["level"]
+    return out
+
+
+def invocation_json(c: Any) -> dict[str, Any]:
+    from linkgate.audit import target_dir
+
+    inv, call = c.inv, c.call
+    return {
+        "workflow": inv.workflow.rel,
+        "file": inv.file,
+        "line": inv.line,
+        "job": inv.job.id,
+        "job_name": inv.job.name,
+        "step": inv.step.label,
+        "program": call.program,
+        "toolchain": call.toolchain,
+        "subcommand": call.subcommand,
+        "exercise": c.exercise,
+        "links": c.links,
+        "features": list(call.features),
+        "no_default_features": call.no_default_features,
+        "all_features": call.all_features,
+        "hack": call.hack,
+        "feature_sets": [fs.label for fs in c.feature_sets],
+        "packages": list(call.packages),
+        "workspace": call.workspace,
+        "exclude": list(call.exclude),
+        "profile": call.profile,
+        "targets": list(call.targets),
+        "target_triples": list(call.target_triples),
+        "target_dir": target_dir(c),
+        "cwd": inv.cwd,
+        "argv": list(inv.argv),
+        "via": list(inv.via),
+        "matrix": dict(inv.matrix) if inv.matrix is not None else None,
+        "trigger": c.trigger.to_json(),
+        "runs_on": list(inv.runs_on),
+        "self_hosted": inv.self_hosted,
+        "timeout_minutes": inv.step.timeout_minutes or inv.job.timeout_minutes,
+        "unknown": sorted(set(inv.unknown)),
+    }
+
+
+def _exercise_rows(report: Any) -> list[tuple[str, dict[str, list[str]]]]:
+    """Feature set label -> exercise -> job labels, from the JSON document."""
+    from linkgate.audit import EXERCISE_ORDER
+
+    rows: dict[str, dict[str, list[str]]] = {}
+    for inv in report.document["invocations"]:
+        if inv["exercise"] not in EXERCISE_ORDER:
+            continue
+        stem = inv["workflow"].rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        for label in inv["feature_sets"]:
+            jobs = rows.setdefault(label, {k: [] for k in EXERCISE_ORDER}).setdefault(inv["exercise"], [])
+            name = f"{stem}/{inv['job']}"
+            if name not in jobs:
+                jobs.append(name)
+    return sorted(rows.items())
+
+
+def _human(report: Any, console: Any) -> None:
+    from rich.table import Table
+
+    from linkgate.audit import EXERCISE_ORDER
+
+    table = Table(title="How CI exercises each feature set", show_lines=False)
+    table.add_column("feature set", style="bold", overflow="fold")
+    for col in EXERCISE_ORDER:
+        table.add_column(col, overflow="fold")
+    for label, cells in _exercise_rows(report):
+        table.add_row(label, *(", ".join(cells[c]) or "[dim]-[/]" for c in EXERCISE_ORDER))
+    console.print(table)
+    for f in report.findings:
+        where = f"{f.file}:{f.line}: " if f.file and f.line else (f"{f.file}: " if f.file else "")
+        style = {"error": "bold red", "warning": "yellow", "note": "cyan"}[f.level]
+        console.print(f"[{style}]{f.level}[/] {where}{f.message} [dim]({f.rule})[/]", highlight=False)
+        if f.hint:
+            console.print(f"  [dim]hint:[/] {f.hint}", highlight=False)
+    for item in report.document["ignored"]:
+        console.print(f"[dim]ignored {item['rule']} at {item['file']}:{item['line']}: {item['reason']}[/]",
+                      highlight=False)
+    console.print(report.summary, highlight=False)
+
+
+def _markdown(report: Any) -> str:
+    from linkgate.audit import EXERCISE_ORDER
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", "<br>")
+
+    lines = ["### linkgate audit", "", report.summary, ""]
+    lines += ["| feature set | " + " | ".join(EXERCISE_ORDER) + " |", "|---" * (len(EXERCISE_ORDER) + 1) + "|"]
+    for label, cells in _exercise_rows(report):
+        lines.append(f"| `{cell(label)}` | " + " | ".join(cell(", ".join(cells[c])) or "-" for c in EXERCISE_ORDER) + " |")
+    lines.append("")
+    if report.findings:
+        lines += ["| level | rule | where | message |", "|---|---|---|---|"]
+        for f in report.findings:
+            where = f"`{f.file}:{f.line}`" if f.file and f.line else (f"`{f.file}`" if f.file else "")
+            lines.append(f"| {f.level} | `{f.rule}` | {where} | {cell(f.message)} |")
+    else:
+        lines.append("No findings.")
+    return "\n".join(lines) + "\n"
