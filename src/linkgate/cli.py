@@ -60,7 +60,8 @@ def _exists(module: str) -> bool:
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.version_option(__version__, prog_name="linkgate")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """linkgate: link what `cargo check` never links, and prove the gate works.
 
     \b
@@ -71,7 +72,8 @@ def cli() -> None:
       3  compile failure or tool error, without a link failure
       4  another linkgate process holds this repository's lock
     """
-    _recover_interrupted()
+    if ctx.invoked_subcommand != "recover":
+        _recover_interrupted()
 
 
 def _recover_interrupted() -> None:

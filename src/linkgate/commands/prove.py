@@ -1,0 +1,51 @@
+"""`linkgate prove`: negative controls."""
+
+from __future__ import annotations
+
+import click
+
+from linkgate import config as config_mod
+from linkgate.commands.options import config_option, format_options
+from linkgate.progress import Progress
+from linkgate.report import emit
+
+
+@click.command("prove")
+@click.argument("gates", nargs=-1)
+@click.option("--control", "names", multiple=True, help="Run only this control (repeatable).")
+@click.option("--allow-dirty", is_flag=True, help="Mutate files that have uncommitted changes.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr.")
+@config_option
+@format_options
+def command(
+    gates: tuple[str, ...],
+    names: tuple[str, ...],
+    allow_dirty: bool,
+    quiet: bool,
+    config_path: str | None,
+    fmt: str,
+    output: str | None,
+) -> int:
+    """Reintroduce each configured defect, expect the gate to fail, restore, expect a pass.
+
+    Files are journalled under .linkgate/ before they change and restored byte for byte,
+    also after Ctrl-C, SIGTERM, or (on the next linkgate invocation) kill -9.
+    """
+    from linkgate.prove import prove
+    from linkgate.provereport import build_report
+
+    cfg = config_mod.load(config_path)
+    with Progress(enabled=not quiet) as progress:
+        outcomes = prove(
+            cfg, gates, names, allow_dirty=allow_dirty,
+            phase=progress.phase, on_build=lambda d, log: progress.update(d, log),
+        )
+        for o in outcomes:
+            progress.note(f"{o.name} [{o.linker}]: {o.outcome}")
+    report = build_report(outcomes)
+    emit(report, fmt, output)
+    if fmt != "github":
+        from linkgate import ci
+
+        ci.annotate(report)
+    return report.exit_code

@@ -1,0 +1,26 @@
+"""`linkgate recover`: restore files an interrupted `prove` left mutated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from linkgate.errors import EXIT_OK
+
+
+@click.command("recover")
+@click.option("--repo", type=click.Path(file_okay=False, exists=True), default=None,
+              help="Repository root (default: found upwards from the current directory).")
+@click.option("--force", is_flag=True, help="Restore even over edits made after the interruption.")
+def command(repo: str | None, force: bool) -> int:
+    """Restore every file recorded in the journal under .linkgate/, byte for byte."""
+    from linkgate.journal import find_root_with_journal, recover
+
+    root = Path(repo).resolve() if repo else find_root_with_journal(Path.cwd())
+    if root is None:
+        click.echo("linkgate: nothing to recover (no journal found)")
+        return EXIT_OK
+    restored = recover(root, force=force, announce=False)
+    click.echo("linkgate: restored " + (", ".join(restored) if restored else "nothing; files were intact"))
+    return EXIT_OK

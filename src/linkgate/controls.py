@@ -1,0 +1,177 @@
+"""Negative controls: compute a mutation and check it is safe, before touching anything."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from linkgate import proc
+from linkgate.config import Config, Control, Gate
+from linkgate.errors import CommandFailed, ConfigError, UsageError
+
+
+@dataclass(frozen=True)
+class PlannedMutation:
+    gate: Gate
+    control: Control
+    rel_path: str  # relative to the repository root, symlinks resolved
+    original: bytes
+    mutated: bytes
+
+    def diff(self) -> str:
+        a = self.original.decode("utf-8", errors="replace").splitlines(keepends=True)
+        b = self.mutated.decode("utf-8", errors="replace").splitlines(keepends=True)
+        return "".join(difflib.unified_diff(a, b, f"a/{self.rel_path}", f"b/{self.rel_path}", n=1))
+
+
+def _fail(config: Config, control: Control, message: str, key: str, hint: str | None = None) -> ConfigError:
+    return ConfigError(message, file=str(config.path), line=control.line, key=f"control.{control.name}.{key}", hint=hint)
+
+
+def resolve_inside(config: Config, control: Control) -> Path:
+    """The control's file, which must lie inside the repository after resolving symlinks."""
+    root = config.root.resolve()
+    raw = Path(control.file)
+    if raw.is_absolute() or ".." in raw.parts:
+        raise _fail(config, control, f"{control.file!r} escapes the repository", "file",
+                    hint="name a path relative to the repository root, without '..'")
+    path = (root / raw).resolve()
+    try:
+        path.relative_to(root)
+    except ValueError:
+        raise _fail(config, control, f"{control.file!r} is a symlink leading outside the repository ({path})",
+                    "file", hint="point the control at the real file inside the repository") from None
+    if not path.is_file():
+        raise _fail(config, control, f"{control.file!r} does not exist", "file")
+    return path
+
+
+def plan(config: Config, gate: Gate, control: Control) -> PlannedMutation:
+    path = resolve_inside(config, control)
+    rel = path.relative_to(config.root.resolve()).as_posix()
+    original = path.read_bytes()
+    if control.delete is not None:
+        mutated = _delete(config, control, original)
+    elif control.replace is not None:
+        mutated = _replace(config, control, original)
+    else:
+        mutated = _patch(config, control, rel, original)
+    if mutated == original:
+        raise _fail(config, control, "the mutation changes nothing", "file")
+    return PlannedMutation(gate, control, rel, original, mutated)
+
+
+def _text(config: Config, control: Control, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _fail(config, control, f"{control.file} is not UTF-8 text; use patch = ...", "file") from None
+
+
+def _delete(config: Config, control: Control, data: bytes) -> bytes:
+    assert control.delete is not None
+    pattern = re.compile(control.delete)
+    lines = _text(config, control, data).splitlines(keepends=True)
+    kept = [ln for ln in lines if not pattern.search(ln)]
+    if len(kept) == len(lines):
+        raise _fail(config, control, f"delete pattern {control.delete!r} matches no line of {control.file}",
+                    "delete", hint="a control that changes nothing proves nothing; fix the pattern")
+    return "".join(kept).encode("utf-8")
+
+
+def _replace(config: Config, control: Control, data: bytes) -> bytes:
+    assert control.replace is not None
+    pattern, repl = control.replace
+    try:
+        text, count = re.subn(pattern, repl, _text(config, control, data), flags=re.MULTILINE)
+    except re.error as exc:
+        raise _fail(config, control, f"bad replacement: {exc}", "replace.with") from None
+    if count == 0:
+        raise _fail(config, control, f"replace pattern {pattern!r} matches nothing in {control.file}",
+                    "replace.pattern")
+    return text.encode("utf-8")
+
+
+def _patch(config: Config, control: Control, rel: str, original: bytes) -> bytes:
+    """Apply the patch to a scratch copy with git apply; the tree is never touched."""
+    assert control.patch is not None
+    patch_file = (config.root / control.patch).resolve()
+    if not patch_file.is_file():
+        raise _fail(config, control, f"patch file {control.patch!r} does not exist", "patch")
+    with tempfile.TemporaryDirectory(prefix="linkgate-patch-") as scratch:
+        target = Path(scratch, rel)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(original)
+        try:
+            touched = proc.run(["git", "apply", "--numstat", str(patch_file)], cwd=scratch).stdout
+            names = {line.split("\t")[-1] for line in touched.splitlines() if line.strip()}
+            if names != {rel}:
+                raise _fail(config, control, f"patch touches {sorted(names)}, expected only {rel}", "patch")
+            proc.run(["git", "apply", str(patch_file)], cwd=scratch)
+        except CommandFailed as exc:
+            raise _fail(config, control, f"patch does not apply to {rel}: {exc.stderr.strip()}", "patch",
+                        hint="regenerate the patch against the current file") from None
+        return target.read_bytes()
+
+
+def require_clean(config: Config, rel: str) -> None:
+    """Refuse to mutate a file with uncommitted changes: they would be ours to lose."""
+    try:
+        out = proc.run(["git", "status", "--porcelain", "--", rel], cwd=config.root).stdout
+    except CommandFailed:
+        raise UsageError(
+            f"{config.root} is not a git repository, so linkgate cannot tell whether {rel} has uncommitted changes",
+            hint="run inside a git checkout, or pass --allow-dirty",
+        ) from None
+    if out.strip():
+        raise UsageError(
+            f"{rel} has uncommitted changes; a control mutates it and restores the committed bytes",
+            hint="commit or stash your edits, or pass --allow-dirty (the journal still restores the current bytes)",
+        )
+
+
+def package_of(config: Config, rel: str) -> str | None:
+    """Name of the cargo package whose manifest is nearest above the file."""
+    import tomllib
+
+    here = (config.root / rel).parent
+    root = config.root.resolve()
+    while True:
+        manifest = here / "Cargo.toml"
+        if manifest.is_file():
+            try:
+                data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError):
+                return None
+            name = data.get("package", {}).get("name")
+            if isinstance(name, str):
+                return name
+        if here.resolve() == root or here.parent == here:
+            return None
+        here = here.parent
+
+
+def invalidate_package(target_dir: Path, package: str) -> int:
+    """Delete the fingerprints of every unit of *package* so cargo rebuilds it.
+
+    Used when cargo did not notice a mutation (the file is outside the build
+    script's rerun-if-changed list): the defect must be judged on a build that
+    really used the mutated file, not on a fresh cache.
+    """
+    removed = 0
+    names = {package, package.replace("-", "_")}
+    for dirpath, dirnames, _ in os.walk(target_dir):
+        if os.path.basename(dirpath) == ".fingerprint":
+            for d in list(dirnames):
+                stem = d.rsplit("-", 1)[0]
+                if stem in names:
+                    import shutil
+
+                    shutil.rmtree(os.path.join(dirpath, d), ignore_errors=True)
+                    removed += 1
+            dirnames[:] = []
+    return removed

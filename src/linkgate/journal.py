@@ -1,0 +1,269 @@
+"""Nothing lost: journal a file before mutating it, restore it byte for byte.
+
+Order of events for one mutation:
+  1. take the repository lock (``.linkgate/lock``, an flock held for the run);
+  2. write the journal (original bytes, sha256, mode, mtime) to a temporary
+     file, fsync it, rename it into place, fsync the directory;
+  3. replace the file atomically (temporary file + os.replace), so at every
+     instant it holds either the original or the mutated bytes;
+  4. restore the same way, then delete the journal.
+A crash or ``kill -9`` anywhere leaves either no journal (nothing mutated) or
+a journal from which the next linkgate invocation restores.
+
+mtime policy: restored files get the current time, not the original mtime.
+Cargo decides staleness by mtime; putting the old mtime back would make the
+mutated build look up to date. The original mtime is kept in the journal.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from linkgate.errors import LockHeld, RecoveryError
+
+STATE_DIR = ".linkgate"
+JOURNAL = "journal.json"
+LOCK = "lock"
+_TMP_SUFFIX = ".linkgate-tmp"
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _tmp_for(path: Path) -> Path:
+    return path.with_name(f".{path.name}{_TMP_SUFFIX}")
+
+
+def write_bytes_atomic(path: Path, data: bytes, mode: int) -> None:
+    """Replace *path* with *data* so that no reader ever sees a partial file."""
+    tmp = _tmp_for(path)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data) if data else None
+        os.fchmod(fd, mode)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: str  # relative to the repository root
+    original: bytes
+    original_sha256: str
+    mutated_sha256: str
+    mode: int
+    mtime_ns: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "original_b64": base64.b64encode(self.original).decode("ascii"),
+            "original_sha256": self.original_sha256,
+            "mutated_sha256": self.mutated_sha256,
+            "mode": self.mode,
+            "mtime_ns": self.mtime_ns,
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Entry:
+        original = base64.b64decode(d["original_b64"])
+        if sha256(original) != d["original_sha256"]:
+            raise RecoveryError(f"journal entry for {d['path']} is corrupt (hash mismatch)")
+        return Entry(d["path"], original, d["original_sha256"], d["mutated_sha256"], d["mode"], d["mtime_ns"])
+
+
+class Repository:
+    """The state directory of one repository: its lock and its journal."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.state = root / STATE_DIR
+        self.journal = self.state / JOURNAL
+        self._lock_fd: int | None = None
+
+    # -- lock ---------------------------------------------------------------
+    def lock(self) -> None:
+        import fcntl
+
+        self.state.mkdir(exist_ok=True)
+        fd = os.open(self.state / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise LockHeld(
+                f"another linkgate process (pid {holder}) is mutating files in {self.root}",
+                hint="wait for it to finish; two negative controls must not interleave",
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._lock_fd = fd
+
+    def unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing releases the flock
+            self._lock_fd = None
+
+    def lock_is_free(self) -> bool:
+        import fcntl
+
+        path = self.state / LOCK
+        if not path.exists():
+            return True
+        fd = os.open(path, os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        finally:
+            os.close(fd)
+        return True
+
+    # -- journal ------------------------------------------------------------
+    def write_journal(self, entries: list[Entry]) -> None:
+        self.state.mkdir(exist_ok=True)
+        doc = {"version": 1, "pid": os.getpid(), "entries": [e.to_json() for e in entries]}
+        tmp = self.journal.with_suffix(".tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.journal)
+        _fsync_dir(self.state)
+
+    def read_journal(self) -> list[Entry]:
+        try:
+            doc = json.loads(self.journal.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return []
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RecoveryError(
+                f"journal {self.journal} is unreadable: {exc}",
+                hint="restore the files by hand from git, then delete the journal",
+            ) from None
+        return [Entry.from_json(e) for e in doc.get("entries", [])]
+
+    def clear_journal(self) -> None:
+        self.journal.unlink(missing_ok=True)
+        self.journal.with_suffix(".tmp").unlink(missing_ok=True)
+        if self.state.exists():
+            _fsync_dir(self.state)
+
+    # -- mutate / restore ---------------------------------------------------
+    def mutate(self, rel: str, mutated: bytes) -> Entry:
+        path = self.root / rel
+        st = path.stat()
+        original = path.read_bytes()
+        entry = Entry(rel, original, sha256(original), sha256(mutated), st.st_mode & 0o7777, st.st_mtime_ns)
+        self.write_journal([entry])
+        write_bytes_atomic(path, mutated, entry.mode)
+        return entry
+
+    def restore(self, entries: list[Entry], *, force: bool = False) -> list[str]:
+        """Put every journalled file back; return what was restored. Idempotent."""
+        restored = []
+        for e in entries:
+            path = self.root / e.path
+            _tmp_for(path).unlink(missing_ok=True)
+            current = path.read_bytes() if path.exists() else None
+            if current is not None and sha256(current) == e.original_sha256:
+                if (path.stat().st_mode & 0o7777) != e.mode:
+                    os.chmod(path, e.mode)
+                continue
+            if current is not None and sha256(current) != e.mutated_sha256 and not force:
+                raise RecoveryError(
+                    f"{e.path} changed since linkgate mutated it; not overwriting your edit",
+                    hint=f"compare with git, then run `linkgate recover --force` to restore the "
+                    f"journalled original ({self.journal})",
+                )
+            write_bytes_atomic(path, e.original, e.mode)
+            restored.append(e.path)
+        self.clear_journal()
+        return restored
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Block SIGINT/SIGTERM while a restore runs, so it cannot be cut in half."""
+    sigs = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+class Terminated(BaseException):
+    """Raised in the main thread on SIGTERM/SIGHUP so ``finally`` blocks restore."""
+
+
+@contextmanager
+def terminate_as_exception() -> Iterator[None]:
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated(signum)
+
+    old = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def find_root_with_journal(start: Path) -> Path | None:
+    here = start.resolve()
+    for directory in (here, *here.parents):
+        if (directory / STATE_DIR / JOURNAL).is_file():
+            return directory
+        if (directory / ".git").exists():
+            return None
+    return None
+
+
+def recover(root: Path, *, force: bool = False, announce: bool = True) -> list[str]:
+    repo = Repository(root)
+    if not repo.journal.exists():
+        return []
+    if not repo.lock_is_free():
+        return []  # its owner is alive and will restore itself
+    repo.lock()
+    try:
+        restored = repo.restore(repo.read_journal(), force=force)
+    finally:
+        repo.unlock()
+    if announce:
+        what = ", ".join(restored) if restored else "nothing (files were already intact)"
+        sys.stderr.write(
+            f"linkgate: an interrupted run left a journal in {repo.state}; restored: {what}\n"
+        )
+    return restored
+
+
+def recover_at_startup() -> None:
+    """Called before every command: cheap when there is no journal."""
+    root = find_root_with_journal(Path.cwd())
+    if root is not None:
+        recover(root)

@@ -1,0 +1,200 @@
+"""`prove`: mutate, expect the gate to fail, restore, expect it to pass.
+
+Each control costs one mutated run and one restored run per linker. Neither
+may rest on a fresh cache: when cargo sees nothing stale after a change, the
+owning package's fingerprints are invalidated and the gate runs again, so
+"not reproduced" always means "linked with the defect in place".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from linkgate import controls, layout
+from linkgate.config import Config, Gate
+from linkgate.errors import UsageError
+from linkgate.gaterun import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult, run_gate
+from linkgate.journal import Repository, Terminated, signals_deferred, terminate_as_exception
+
+CAUGHT = "caught"
+NOT_REPRODUCED = "not-reproduced"
+WRONG_FAILURE = "wrong-failure"
+RESTORE_FAILED = "restore-failed"
+ERROR = "error"
+
+Phase = Callable[[str], None]
+
+
+@dataclass
+class ControlOutcome:
+    name: str
+    gate: str
+    linker: str
+    file: str
+    diff: str
+    outcome: str = ERROR
+    reason: str = ""
+    mutated: GateResult | None = None
+    restored: GateResult | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "gate": self.gate,
+            "linker": self.linker,
+            "file": self.file,
+            "outcome": self.outcome,
+            "reason": self.reason,
+            "mutation": self.diff,
+            "notes": self.notes,
+            "mutated": _sub(self.mutated),
+            "restored": _sub(self.restored),
+        }
+
+
+def _sub(r: GateResult | None) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    return {
+        "verdict": r.verdict,
+        "diagnostics": [d.to_dict() for d in r.diagnostics],
+        "linker_output": r.linker_lines,
+        "linked": [a.to_dict() for a in r.linked],
+        "messages": r.messages,
+        "duration_s": round(r.duration_s, 3),
+    }
+
+
+def select(config: Config, gates: Sequence[str], names: Sequence[str]) -> list[tuple[Gate, Any]]:
+    chosen = [(g, c) for g in config.select(gates) for c in g.controls]
+    if names:
+        known = {c.name for _, c in chosen}
+        for n in names:
+            if n not in known:
+                raise UsageError(f"no control named {n!r}", hint="controls: " + (", ".join(sorted(known)) or "none"))
+        chosen = [(g, c) for g, c in chosen if c.name in names]
+    if not chosen:
+        raise UsageError(
+            "no negative controls configured for the selected gates",
+            hint=f"add a [[gate.control]] table to {config.path} (name, file, delete = '...')",
+        )
+    return chosen
+
+
+def prove(
+    config: Config,
+    gates: Sequence[str] = (),
+    names: Sequence[str] = (),
+    *,
+    allow_dirty: bool = False,
+    phase: Phase = lambda _: None,
+    on_build: Callable[[str, Any], None] | None = None,
+) -> list[ControlOutcome]:
+    plans = [controls.plan(config, g, c) for g, c in select(config, gates, names)]
+    if not allow_dirty:
+        for p in plans:
+            controls.require_clean(config, p.rel_path)
+    repo = Repository(config.root)
+    repo.lock()
+    outcomes: list[ControlOutcome] = []
+    try:
+        with terminate_as_exception():
+            for p in plans:
+                outcomes.extend(_prove_one(config, repo, p, phase, on_build))
+    finally:
+        repo.unlock()
+    return outcomes
+
+
+def _prove_one(
+    config: Config, repo: Repository, p: controls.PlannedMutation, phase: Phase, on_build: Any
+) -> list[ControlOutcome]:
+    gate, control = p.gate, p.control
+    package = controls.package_of(config, p.rel_path) if gate.is_cargo else None
+    results = {ln: ControlOutcome(control.name, gate.name, ln, p.rel_path, p.diff()) for ln in gate.linkers}
+    entry = None
+    blind: dict[str, bool] = {}
+    try:
+        entry = repo.mutate(p.rel_path, p.mutated)
+        for ln, out in results.items():
+            phase(f"{control.name} [{ln}]: building with the defect in place")
+            out.mutated, blind[ln] = _real_run(config, gate, ln, package, out.notes, on_build)
+    finally:
+        if entry is not None:
+            with signals_deferred():
+                repo.restore([entry])
+    for ln, out in results.items():
+        phase(f"{control.name} [{ln}]: building the restored tree")
+        out.restored, _ = _real_run(
+            config, gate, ln, package, out.notes, on_build, invalidate_first=blind.get(ln, False)
+        )
+        out.outcome, out.reason = judge(control, out.mutated, out.restored)
+    return list(results.values())
+
+
+def _real_run(
+    config: Config, gate: Gate, linker: str, package: str | None, notes: list[str], on_build: Any,
+    *, invalidate_first: bool = False,
+) -> tuple[GateResult, bool]:
+    """Run the gate so that its verdict rests on a build that saw the current file.
+
+    Returns the result and whether cargo was blind to the change (nothing
+    stale), in which case the package had to be invalidated.
+    """
+    tdir = layout.target_dir(config, gate, linker)
+    if invalidate_first and package is not None:
+        controls.invalidate_package(tdir, package)
+    res = run_gate(config, gate, linker, force_link=False, progress=on_build)
+    if invalidate_first or res.verdict != LINKED or res.linked or not gate.is_cargo:
+        return res, invalidate_first
+    first = res.duration_s
+    if package is not None:
+        n = controls.invalidate_package(tdir, package)
+        notes.append(
+            f"cargo found nothing stale after the change (the file is not covered by a rerun-if-changed "
+            f"it watches); linkgate invalidated package {package!r} ({n} units) and built again, so the "
+            "verdict rests on a real build; a warm CI cache would not have noticed this change"
+        )
+    res = run_gate(config, gate, linker, force_link=True, progress=on_build)
+    res.duration_s += first
+    return res, package is not None
+
+
+def judge(control: Any, mutated: GateResult | None, restored: GateResult | None) -> tuple[str, str]:
+    if mutated is None or restored is None:
+        return ERROR, "the control did not run to completion"
+    if mutated.verdict == LINK_FAILED:
+        problem = _expectation_problem(control, mutated)
+        if problem:
+            return WRONG_FAILURE, problem
+        if restored.verdict != LINKED:
+            return RESTORE_FAILED, f"the restored tree did not link ({restored.verdict})"
+        return CAUGHT, "the gate failed with the defect and passed without it"
+    if mutated.verdict == LINKED:
+        if restored.verdict != LINKED:
+            return RESTORE_FAILED, f"the restored tree did not link ({restored.verdict})"
+        return NOT_REPRODUCED, (
+            "the gate stayed green with the defect in place: this linker resolved the "
+            "link without the mutated line, so the control does not test what it claims"
+        )
+    if mutated.verdict == COMPILE_FAILED:
+        return WRONG_FAILURE, "the mutated tree failed to compile, so the link was never tested"
+    return ERROR, (mutated.messages or ["the mutated run ended in an error"])[0].splitlines()[0]
+
+
+def _expectation_problem(control: Any, res: GateResult) -> str | None:
+    kinds = [d.kind for d in res.diagnostics]
+    if control.expect_kind and control.expect_kind not in kinds:
+        return f"expected a {control.expect_kind} diagnostic, got {', '.join(kinds) or 'none'}"
+    if control.expect_match:
+        text = "\n".join(res.linker_lines + [d.message for d in res.diagnostics])
+        if not re.search(control.expect_match, text):
+            return f"the linker output does not match {control.expect_match!r}"
+    return None
+
+
+__all__ = ["prove", "ControlOutcome", "Terminated", "judge"]
