@@ -74,9 +74,9 @@ def _eval(expr: str, ctx: ExprContext) -> str:
     if "||" in expr:
         parts = [p.strip() for p in expr.split("||")]
         for part in parts[:-1]:
-            value = _eval(part, ctx)
-            if value not in ("", "false", "0"):
-                return value
+            text = _eval(part, ctx)
+            if text not in ("", "false", "0"):
+                return text
         return _eval(parts[-1], ctx)
     if len(expr) >= 2 and expr[0] == expr[-1] == "'":
         return expr[1:-1].replace("''", "'")

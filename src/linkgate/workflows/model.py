@@ -73,7 +73,7 @@ def parse_workflow(path: Path, rel: str, root: Any) -> Workflow:
     jobs_raw = root.get("jobs")
     if not isinstance(jobs_raw, YMap):
         raise YamlError("no 'jobs' mapping", root.key_lines.get("jobs", 1))
-    jobs = tuple(_job(jid, j, jobs_raw.key_lines[jid]) for jid, j in jobs_raw.items() if isinstance(j, dict))
+    jobs = tuple(_job(jid, j, jobs_raw.key_lines[jid]) for jid, j in jobs_raw.items() if isinstance(j, YMap))
     return Workflow(
         path=path,
         rel=rel,
@@ -129,9 +129,8 @@ def _runs_on(value: Any) -> tuple[tuple[str, ...], bool]:
         labels = tuple(str(v) for v in value if isinstance(v, str))
         return labels, any("${{" in v for v in labels)
     if isinstance(value, dict):
-        labels = value.get("labels")
         group = value.get("group")
-        found = _runs_on(labels)[0] if labels is not None else ()
+        found = _runs_on(value["labels"])[0] if value.get("labels") is not None else ()
         # A runner group is always self-hosted (GitHub-hosted larger runners aside).
         return found + (("self-hosted",) if group else ()), False
     return (), value is not None

@@ -150,7 +150,7 @@ def _read_filters(repo: Path, value: Any) -> dict[str, tuple[str, ...]] | None:
         return None
     import yaml
 
-    text = value
+    text = str.__str__(value)  # libyaml wants an exact str, not a subclass
     if "\n" not in value.strip() and ":" not in value:
         path = repo / value.strip()
         if not path.is_file():
