@@ -26,6 +26,7 @@ from linkgate.picomatch.parse import parse
 __all__ = ["source", "compile", "matches", "PatternError"]
 
 MAX_LENGTH = 1024 * 64
+INVALID = "$^"
 
 
 class PatternError(ValueError):
@@ -48,6 +49,11 @@ def source(pattern: str) -> str:
     src = f"^(?:{output})$"
     if negated:
         src = f"^(?!{src}).*$"
+    try:
+        jsregex.translate(src)
+    except jsregex.JSRegexError:
+        # picomatch.toRegex swallows the SyntaxError and returns /$^/.
+        return INVALID
     return src
 
 
@@ -58,13 +64,11 @@ def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - mirrors re.compile
     picomatch's matcher first compares the path with the pattern text itself
     (``input === glob``) and only then runs the regex, so a path spelled like
     the pattern always matches; that equality is folded into the regex here.
-    An invalid JavaScript regex compiles, in picomatch, to one matching
-    nothing, so it becomes ``(?!)`` plus the equality.
+    An invalid JavaScript regex becomes /$^/ in picomatch, which matches no
+    non-empty path, so only the equality is left.
     """
-    try:
-        body = jsregex.translate(source(pattern))
-    except jsregex.JSRegexError:
-        body = "(?!)"
+    src = source(pattern)
+    body = "(?!)" if src == INVALID else jsregex.translate(src)
     return re.compile(rf"\A{re.escape(pattern)}\Z|{body}", re.ASCII)
 
 

@@ -53,7 +53,8 @@ def _count_groups(src: str) -> int:
 
 class _Translator:
     def __init__(self, src: str) -> None:
-        self.src, self.i, self.out = src, 0, []
+        self.src, self.i = src, 0
+        self.out: list[str] = []
         self.groups = _count_groups(src)
         self.names: dict[str, str] = {}
         self.has_names = _NAME.search(src) is not None and "(?<" in src
@@ -62,7 +63,7 @@ class _Translator:
         return JSRegexError(f"{why} at {self.i} in /{self.src}/")
 
     def run(self) -> str:
-        src, stack = self.src, []
+        src, stack = self.src, list[str]()
         last: str | None = None  # None | atom | quantified | assertion
         while self.i < len(src):
             c = src[self.i]
