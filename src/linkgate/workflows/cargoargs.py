@@ -10,6 +10,7 @@ and ``cross`` as a drop-in for cargo.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 ALIASES = {"b": "build", "c": "check", "t": "test", "r": "run", "d": "doc", "rm": "remove"}
@@ -30,6 +31,8 @@ _VALUE_OPTIONS = {
 }
 _TARGET_FLAGS = {"--lib", "--bins", "--examples", "--tests", "--benches", "--all-targets", "--doc"}
 _NAMED_TARGETS = {"--bin", "--example", "--test", "--bench"}
+# An unresolved `${{ ... }}` stays one word so it can be reported as written.
+_FEATURE_WORD = re.compile(r"\$\{\{.*?\}\}|[^,\s]+")
 _GLOBAL_VALUE = {"--color", "--config", "-Z", "-C", "--manifest-path"}
 
 
@@ -133,7 +136,7 @@ def _options(
         elif name == "--exclude" and value is not None:
             exclude.append(value)
         elif name in ("-F", "--features") and value is not None:
-            features.update(f for f in value.replace(",", " ").split() if f)
+            features.update(_FEATURE_WORD.findall(value))
         elif name in ("--profile", "--cargo-profile") and value is not None:
             if name == "--cargo-profile" or not nextest:
                 profile = value
