@@ -1,62 +1,88 @@
 """Linker diagnostics: classify linker output into stable kinds with hints.
 
 API (stable; callers: linkgate run, explain, prove):
-  classify(lines: Iterable[str]) -> list[Diagnostic]
-  classify_text(text: str) -> list[Diagnostic]
+  classify(lines, command_line=None) -> list[Diagnostic]
+  classify_text(text) -> list[Diagnostic]
+  classify_stream(binary_file) -> list[Diagnostic]   (constant memory)
+  linker_lines_from_cargo_message(msg) -> list[str]  (the linker's stderr only)
+  attach_recipe(diags, build_scripts) -> list[Diagnostic]
   Diagnostic.to_dict() -> dict (JSON-ready)
-
-This is the minimal first version; the diagnostics issue replaces the engine.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import BinaryIO
 
-_ERROR = re.compile(r"(error|undefined reference|cannot find|DSO missing|multiple definition|undefined symbol)", re.I)
+from linkgate.diagnose.model import FAMILIES, KINDS, Diagnostic, RecipeLine
+from linkgate.diagnose.recipe import attach_recipe
+from linkgate.diagnose.rustc_notes import linker_lines_from_cargo_message
 
-
-@dataclass(frozen=True)
-class Diagnostic:
-    kind: str
-    message: str
-    linker: str | None = None
-    symbol: str | None = None
-    library: str | None = None
-    count: int = 1
-    examples: tuple[str, ...] = field(default_factory=tuple)
-    hint: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["examples"] = list(self.examples)
-        return d
+__all__ = [
+    "Diagnostic",
+    "FAMILIES",
+    "KINDS",
+    "RecipeLine",
+    "attach_recipe",
+    "classify",
+    "classify_stream",
+    "classify_text",
+    "linker_lines_from_cargo_message",
+]
 
 
-def classify(lines: Iterable[str]) -> list[Diagnostic]:
-    out = []
-    for line in lines:
-        if _ERROR.search(line):
-            out.append(Diagnostic(kind="unknown", message=line.strip()))
-    return out
+def classify(
+    lines: Iterable[str],
+    *,
+    command_line: Sequence[str] | None = None,
+    cwd: Path | None = None,
+) -> list[Diagnostic]:
+    """Classify linker output, a cargo log (human or JSON) or any build log.
 
-
-def classify_text(text: str) -> list[Diagnostic]:
-    return classify(text.splitlines())
-
-
-def linker_lines_from_cargo_message(msg: dict[str, Any]) -> list[str]:
-    """The linker's own stderr from a rustc "linking with `cc` failed" message.
-
-    rustc's notes are: the elided command line, "some arguments are omitted",
-    then the linker's stderr verbatim (FACTS.md); keep only the last kind.
+    *command_line*, when known, is the link command's argv: it lets the
+    hints say when an undefined symbol is an archive-order problem.
     """
-    lines: list[str] = []
-    for child in msg.get("children", []):
-        text = child.get("message", "")
-        if text.startswith('"') or "object files omitted" in text or text.startswith("some arguments are omitted"):
-            continue
-        lines.extend(text.splitlines())
-    return lines
+    from linkgate.diagnose.classifier import candidate_lines, classify_candidates
+
+    diags, searched = classify_candidates(candidate_lines(lines))
+    return _finish(diags, searched, command_line, cwd)
+
+
+def classify_text(text: str, **kwargs: object) -> list[Diagnostic]:
+    return classify(text.splitlines(), **kwargs)  # type: ignore[arg-type]
+
+
+def classify_stream(
+    fh: BinaryIO,
+    *,
+    command_line: Sequence[str] | None = None,
+    cwd: Path | None = None,
+) -> list[Diagnostic]:
+    """Classify a byte stream of any size in constant memory; never raises on bad bytes."""
+    from linkgate.diagnose.classifier import candidate_lines_binary, classify_candidates
+
+    diags, searched = classify_candidates(candidate_lines_binary(fh))
+    return _finish(diags, searched, command_line, cwd)
+
+
+def _finish(
+    diags: list[Diagnostic],
+    searched: list[str],
+    command_line: Sequence[str] | None,
+    cwd: Path | None,
+) -> list[Diagnostic]:
+    from linkgate.diagnose.demangle import demangle_many
+    from linkgate.diagnose.hints import Evidence, with_hints
+
+    names = demangle_many(d.symbol for d in diags if d.symbol)
+    diags = [replace(d, demangled=names[d.symbol]) if d.symbol in names else d for d in diags]
+    archives: list = []  # type: ignore[type-arg]
+    search_paths: list[str] = []
+    if command_line:
+        from linkgate.diagnose.archives import archives_on_line
+
+        archives = archives_on_line(command_line, cwd)
+        search_paths = [a[2:] for a in command_line if a.startswith("-L") and len(a) > 2]
+    return with_hints(diags, Evidence(archives=archives, search_paths=search_paths, searched=searched))

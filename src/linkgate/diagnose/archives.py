@@ -1,0 +1,77 @@
+"""Which static archives on a link line define which symbols.
+
+Reads the archive's own symbol index (the ``/`` or ``/SYM64/`` member that
+``ar s`` writes) rather than running ``nm``: it is a few lines of parsing,
+needs no binutils, and reads only the index, not the members.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+_MAGIC = (b"!<arch>\n", b"!<thin>\n")
+
+
+def archive_symbols(path: Path) -> frozenset[str]:
+    """Global symbols the archive defines; empty when unreadable or unindexed."""
+    try:
+        with path.open("rb") as fh:
+            if fh.read(8) not in _MAGIC:
+                return frozenset()
+            header = fh.read(60)
+            if len(header) < 60:
+                return frozenset()
+            name = header[:16].rstrip()
+            size = int(header[48:58].strip() or b"0")
+            if name not in (b"/", b"/SYM64/"):
+                return frozenset()
+            data = fh.read(size)
+    except (OSError, ValueError):
+        return frozenset()
+    width = 8 if name == b"/SYM64/" else 4
+    if len(data) < width:
+        return frozenset()
+    count = int.from_bytes(data[:width], "big")
+    names = data[width + count * width:].split(b"\0")[:count]
+    return frozenset(n.decode("utf-8", errors="replace") for n in names if n)
+
+
+@dataclass(frozen=True)
+class LinkArchive:
+    position: int  # index among the link line's inputs
+    spelling: str  # as written: -lfoo, -l:libfoo.a or a path
+    path: Path
+
+
+def archives_on_line(argv: Sequence[str], cwd: Path | None = None) -> list[LinkArchive]:
+    """Static archives in link-line order, resolving ``-l`` through ``-L``."""
+    flat: list[str] = []
+    for arg in argv:
+        # rustc and cc pass linker flags as -Wl,a,b
+        flat.extend(arg[4:].split(",") if arg.startswith("-Wl,") else [arg])
+    base = cwd or Path.cwd()
+    search: list[Path] = []
+    it = iter(range(len(flat)))
+    for i in it:
+        a = flat[i]
+        if a == "-L" and i + 1 < len(flat):
+            search.append(base / flat[i + 1])
+        elif a.startswith("-L") and len(a) > 2:
+            search.append(base / a[2:])
+    out: list[LinkArchive] = []
+    for i, a in enumerate(flat):
+        if a.startswith("-l") and len(a) > 2:
+            name = a[2:]
+            candidates = [name[1:]] if name.startswith(":") else [f"lib{name}.a"]
+            for d in search:
+                p = d / candidates[0]
+                if p.suffix == ".a" and p.is_file():
+                    out.append(LinkArchive(i, a, p))
+                    break
+        elif a.endswith(".a") and not a.startswith("-"):
+            p = base / a
+            if p.is_file():
+                out.append(LinkArchive(i, a, p))
+    return out

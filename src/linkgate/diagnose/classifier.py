@@ -1,0 +1,267 @@
+"""Streaming classification: lines in, a bounded set of grouped problems out.
+
+Memory stays constant whatever the log size: the reader holds one chunk
+plus one (capped) partial line, and at most MAX_GROUPS problems are kept;
+past that, new problems fold into their kind's catch-all group.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import BinaryIO
+
+from linkgate.diagnose import signatures as sig
+from linkgate.diagnose.model import Diagnostic
+from linkgate.diagnose.rustc_notes import clean, is_command_line, lines_from_json_line
+
+MAX_GROUPS = 200
+MAX_EXAMPLES = 5
+MAX_SEARCHED = 50
+CHUNK = 1 << 20
+# A line longer than this is cut into pieces, so a megabyte line of binary
+# garbage costs no more memory than a chunk. A trigger word that straddles a
+# cut is missed; real linker messages are far shorter.
+MAX_LINE = 1 << 20
+# Lines kept around a hit, so "in function" (before) and ">>>" (after) are seen.
+_AFTER = 3
+
+
+@dataclass
+class _Group:
+    diag: Diagnostic
+    count: int = 1
+    examples: list[str] = field(default_factory=list)
+
+
+class Classifier:
+    """Feed lines with their numbers; ``result()`` returns the grouped diagnostics."""
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[str, str | None], _Group] = {}
+        self._last_pos = (-10, 0)
+        self._last_text = ""
+        self._last_key: tuple[str, str | None] | None = None
+        self._family: str | None = None
+        self._dso_symbol: tuple[str, str, int] | None = None
+        self.searched: list[str] = []
+
+    # -- input -------------------------------------------------------------
+    def feed(self, lineno: int, raw: str) -> None:
+        nested = lines_from_json_line(raw) if raw.startswith("{") else None
+        if nested is not None:
+            for offset, inner in enumerate(nested):
+                self._feed_clean(lineno, clean(inner), offset)
+            return
+        self._feed_clean(lineno, clean(raw), 0)
+
+    def _feed_clean(self, lineno: int, text: str, offset: int) -> None:
+        # Lines nested in one JSON message share a number and count by offset.
+        last_no, last_off = self._last_pos
+        adjacent = (lineno == last_no and offset == last_off + 1) or (
+            offset == 0 and last_off == 0 and lineno == last_no + 1
+        )
+        prev = self._last_text if adjacent else ""
+        self._last_pos, self._last_text = (lineno, offset), text
+        if not text or is_command_line(text):
+            return
+        family = sig.family_of(text)
+        if family:
+            self._family = family
+        if adjacent and self._continue(text):
+            return
+        self._match(lineno, text, prev, family)
+
+    def _continue(self, text: str) -> bool:
+        """Attach a continuation line (lld's `>>>`, ld64's `_f in x.o`) to the last problem."""
+        if self._last_key is None:
+            return False
+        m = sig.LLD_REFERENCED.match(text) or sig.LD64_REFERENCED.match(text)
+        if m is None:
+            return text.startswith(">>>")
+        group = self._groups.get(self._last_key)
+        if group is not None and group.diag.referenced_from is None:
+            group.diag = replace(group.diag, referenced_from=f"{m['obj']}:({m['fn']})")
+        return True
+
+    def _match(self, lineno: int, text: str, prev: str, family: str | None) -> None:
+        self._last_key = None
+        m = sig.SEARCH_ATTEMPT.search(text)
+        if m:
+            if len(self.searched) < MAX_SEARCHED:
+                self.searched.append(m["path"])
+            return
+        m = sig.GNU_DSO_SYMBOL.search(text)
+        if m:
+            self._dso_symbol = (m["sym"], text, lineno)
+            self._family = family or "gnu-ld"
+            return
+        m = sig.GNU_DSO_LIBRARY.search(text)
+        if m:
+            symbol, first, at = self._dso_symbol or (None, text, lineno)
+            self._dso_symbol = None
+            self._add(Diagnostic("dso-missing", first, "gnu-ld", symbol=symbol, library=m["path"], line=at), text)
+            return
+        if sig.IGNORE.search(text):
+            return
+        for s in sig.SIGNATURES:
+            m = s.pattern.search(text)
+            if m is None:
+                continue
+            groups = m.groupdict()
+            referenced = None
+            if groups.get("obj") and groups.get("fn"):
+                referenced = f"{groups['obj']}:({groups['fn']})"
+            elif s.kind == "undefined-symbol" and (fm := sig.GNU_IN_FUNCTION.match(prev)):
+                referenced = f"{fm['obj']}:({fm['fn']})"
+            elif s.kind in ("undefined-symbol", "duplicate-symbol") and groups.get("obj"):
+                referenced = groups["obj"]
+            library = groups.get("lib") or groups.get("path")
+            if s.kind == "incompatible-input" and not library:
+                library = groups.get("obj")
+            linker = s.linker or family or self._family
+            symbol, readable = _symbol(groups.get("sym")), None
+            if symbol and (dm := _MSVC_DECORATED.match(symbol)):
+                symbol, readable = dm["sym"], dm["readable"]  # link.exe shows both forms
+            self._add(
+                Diagnostic(
+                    s.kind, text, linker, symbol=symbol, demangled=readable,
+                    referenced_from=referenced, library=library, line=lineno,
+                ),
+                text,
+            )
+            return
+        if sig.LINKER_ERROR.search(text):
+            self._add(Diagnostic("unknown", text, family or self._family, line=lineno), text)
+
+    def _add(self, diag: Diagnostic, text: str) -> None:
+        # One problem per (kind, subject); relocation overflows are one problem however many.
+        subject = None if diag.kind in ("relocation-overflow", "unknown", "linker-crashed") else (
+            diag.symbol or diag.library
+        )
+        key = (diag.kind, subject)
+        group = self._groups.get(key)
+        if group is None and len(self._groups) >= MAX_GROUPS:
+            key = (diag.kind, None)
+            group = self._groups.get(key)
+        if group is None:
+            self._groups[key] = _Group(diag, 1, [text[:1000]])
+        else:
+            group.count += 1
+            if len(group.examples) < MAX_EXAMPLES:
+                group.examples.append(text[:1000])
+        self._last_key = key
+
+    # -- output ------------------------------------------------------------
+    def result(self) -> list[Diagnostic]:
+        if self._dso_symbol is not None:
+            # The "DSO missing" half never came: report what GNU ld did say.
+            symbol, text, at = self._dso_symbol
+            self._add(Diagnostic("undefined-symbol", text, "gnu-ld", symbol=symbol, line=at), text)
+            self._dso_symbol = None
+        out = []
+        for group in self._groups.values():
+            out.append(replace(group.diag, count=group.count, examples=tuple(group.examples)))
+        return out
+
+
+_SECTION_SYMBOL = re.compile(r"^\.(?:bss|data|rodata|tbss|tdata|text)\.(?P<sym>_[RZ].+)$")
+_MSVC_DECORATED = re.compile(r'^"(?P<readable>[^"]+)" \((?P<sym>[^)]+)\)$')
+
+
+def _symbol(raw: str | None) -> str | None:
+    """The symbol itself: lld names per-symbol sections (`.bss.<mangled>`) instead."""
+    if raw is None:
+        return None
+    m = _SECTION_SYMBOL.match(raw)
+    return m["sym"] if m else raw
+
+
+# -- readers ------------------------------------------------------------------
+_TRIGGERS_STR = sig.TRIGGERS
+_TRIGGERS_BYTES = tuple(t.encode() for t in sig.TRIGGERS)
+
+
+def candidate_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """Lines with a trigger word, plus one before and a few after each."""
+    prev: tuple[int, str] | None = None
+    follow = 0
+    for number, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE:
+            line = line[:MAX_LINE]
+        if any(t in line for t in _TRIGGERS_STR):
+            if prev is not None and follow == 0:
+                yield prev
+            yield number, line
+            follow = _AFTER
+        elif follow:
+            yield number, line
+            follow -= 1
+        prev = (number, line)
+
+
+def candidate_lines_binary(fh: BinaryIO) -> Iterator[tuple[int, str]]:
+    """The same selection from a byte stream, found with bytes.find per chunk."""
+    carry = b""
+    lineno = 1  # number of the first line in the current buffer
+    while True:
+        data = fh.read(CHUNK)
+        buf = carry + data if carry else data
+        if not buf:
+            return
+        if data:
+            cut = buf.rfind(b"\n") + 1
+            if cut == 0:
+                if len(buf) < MAX_LINE:
+                    carry = buf
+                    continue
+                cut = MAX_LINE
+            carry, buf = buf[cut:], buf[:cut]
+        else:
+            carry = b""
+        yield from _scan(buf, lineno)
+        lineno += buf.count(b"\n")
+        if not data:
+            return
+
+
+def _scan(buf: bytes, first: int) -> Iterator[tuple[int, str]]:
+    starts: set[int] = set()
+    for trig in _TRIGGERS_BYTES:
+        i = buf.find(trig)
+        while i != -1:
+            start = buf.rfind(b"\n", 0, i) + 1
+            starts.add(start)
+            end = buf.find(b"\n", i)
+            if end == -1:
+                break
+            i = buf.find(trig, end)
+    if not starts:
+        return
+    wanted: dict[int, None] = {}
+    for start in sorted(starts):
+        if start > 0:
+            wanted[buf.rfind(b"\n", 0, start - 1) + 1] = None
+        wanted[start] = None
+        pos = start
+        for _ in range(_AFTER):
+            nl = buf.find(b"\n", pos)
+            if nl == -1 or nl + 1 >= len(buf):
+                break
+            pos = nl + 1
+            wanted[pos] = None
+    counted, number = 0, first
+    for start in sorted(wanted):
+        number += buf.count(b"\n", counted, start)
+        counted = start
+        end = buf.find(b"\n", start)
+        raw = buf[start:] if end == -1 else buf[start:end]
+        yield number, raw.decode("utf-8", errors="replace")
+
+
+def classify_candidates(candidates: Iterable[tuple[int, str]]) -> tuple[list[Diagnostic], list[str]]:
+    c = Classifier()
+    for number, line in candidates:
+        c.feed(number, line)
+    return c.result(), c.searched

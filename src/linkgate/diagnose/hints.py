@@ -1,0 +1,133 @@
+"""What to do about each diagnosis, from its kind and the evidence at hand."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from linkgate.diagnose.archives import LinkArchive, archive_symbols
+from linkgate.diagnose.model import Diagnostic
+
+_SONAME = re.compile(r"^lib(?P<name>.+?)\.(?:so(?:\.[0-9.]+)?|a|dylib|tbd)$")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What is known about the failing link besides its output."""
+
+    archives: Sequence[LinkArchive] = ()
+    search_paths: Sequence[str] = ()
+    searched: Sequence[str] = ()  # files GNU ld --verbose tried
+    profile: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def library_flag(path: str) -> str:
+    """``/x/libz.so.1`` -> ``-lz``; an unconventional name gets ``-l:<file>``."""
+    name = Path(path).name
+    m = _SONAME.match(name)
+    return f"-l{m['name']}" if m else f"-l:{name}"
+
+
+def _dso_missing(d: Diagnostic) -> str:
+    flag = library_flag(d.library or "")
+    lib = Path(d.library).name if d.library else "the library"
+    sym = f"`{d.shown_symbol}`" if d.symbol else "the symbol"
+    return (
+        f"{sym} is defined in {lib}, which this link reaches only through another library's "
+        f"DT_NEEDED entry, and GNU ld does not search those. Add `{flag}` after the archive or "
+        f"object that uses {sym} (in a build script: `cargo::rustc-link-lib={flag[2:]}` next to "
+        "the library that needs it). rustc emits its own `-lc` and system libraries before "
+        "anything `rustc-link-arg` appends, so a library appended that way must be followed by "
+        "everything it needs."
+    )
+
+
+def _undefined(d: Diagnostic, ev: Evidence) -> str | None:
+    if d.symbol is None:
+        return None
+    if d.linker in ("gnu-ld", "gold", None):
+        order = _order_problem(d, ev.archives)
+        if order:
+            return order
+    where = f" (referenced from {d.referenced_from})" if d.referenced_from else ""
+    return (
+        f"Nothing on the link line defines `{d.shown_symbol}`{where}. Link the library that "
+        "provides it (`cargo::rustc-link-lib=NAME` in the build script, or `-lNAME`), or check "
+        "that the feature or cfg that compiles it in is enabled."
+    )
+
+
+def _order_problem(d: Diagnostic, archives: Sequence[LinkArchive]) -> str | None:
+    """GNU ld and gold search each archive once, left to right; lld and mold do not care."""
+    assert d.symbol is not None
+    definers = [a for a in archives if d.symbol in archive_symbols(a.path)]
+    if not definers:
+        return None
+    definer = definers[-1]
+    user = None
+    if d.referenced_from:
+        user = next((a for a in archives if a.path.name in d.referenced_from), None)
+    if user is not None and definer.position > user.position:
+        return None
+    after = f" `{user.spelling}`" if user else " the objects that need it"
+    return (
+        f"`{d.shown_symbol}` is defined in `{definer.spelling}` ({definer.path.name}), which comes "
+        f"before{after} on the link line: GNU ld searches each archive once, left to right. "
+        f"Move `{definer.spelling}` after{after}, or wrap both in "
+        "`-Wl,--start-group ... -Wl,--end-group`. (rust-lld and mold accept any order, which "
+        "is why this can pass locally and fail under GNU ld.)"
+    )
+
+
+def _library_not_found(d: Diagnostic, ev: Evidence) -> str:
+    lib = d.library or "the library"
+    text = f"The linker found no `{lib}`."
+    tried = list(ev.searched) or [str(p) for p in ev.search_paths]
+    if tried:
+        shown = ", ".join(tried[:8]) + (" ..." if len(tried) > 8 else "")
+        text += f" It looked in: {shown}."
+    return text + (
+        " Install it (its -dev package), or add its directory with "
+        "`cargo::rustc-link-search=native=DIR` (or `-L DIR`), or correct the name."
+    )
+
+
+_STATIC = {
+    "duplicate-symbol": "Two inputs define the same symbol. Remove one definition, make one "
+    "`static`/non-exported, or stop linking both copies (a library pulled in twice, or a "
+    "vendored copy next to a system one).",
+    "relocation-overflow": "A 32-bit PC-relative relocation cannot reach its target: code plus "
+    "data over 2 GiB, usually one huge static array. Move the big data to the heap, or build "
+    "with a larger code model (`-C code-model=medium` in RUSTFLAGS, `-mcmodel=medium` for C); "
+    "GNU ld's GOTPCREL form also says to relink with `-Wl,--no-relax`. The optimisation profile "
+    "matters: opt-level, LTO and codegen-units change code size and layout, so link the profile "
+    "you ship.",
+    "incompatible-input": "An input was built for another architecture or is not an object "
+    "file. Rebuild it for this target (check the target triple and CC/AR for cross builds), "
+    "or point the search path at the right copy.",
+    "linker-not-found": "The linker program is missing. Install it or fix `linker =` / "
+    "`-C linker=` / `-fuse-ld=` in .cargo/config.toml or RUSTFLAGS.",
+    "linker-crashed": "The linker died, usually killed by the out-of-memory killer. Give the "
+    "job more memory, link fewer things at once (`cargo build -j1`), or reduce debug info "
+    "(`-C debuginfo=1` or `split-debuginfo`).",
+}
+
+
+def with_hints(diags: list[Diagnostic], evidence: Evidence | None = None) -> list[Diagnostic]:
+    ev = evidence or Evidence()
+    out = []
+    for d in diags:
+        hint: str | None
+        if d.kind == "dso-missing":
+            hint = _dso_missing(d)
+        elif d.kind == "undefined-symbol":
+            hint = _undefined(d, ev)
+        elif d.kind == "library-not-found":
+            hint = _library_not_found(d, ev)
+        else:
+            hint = _STATIC.get(d.kind)
+        out.append(replace(d, hint=hint) if hint else d)
+    return out

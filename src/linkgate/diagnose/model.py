@@ -1,0 +1,67 @@
+"""The value a classification produces: one problem, however many lines said it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+KINDS = (
+    "undefined-symbol",
+    "dso-missing",
+    "library-not-found",
+    "duplicate-symbol",
+    "relocation-overflow",
+    "incompatible-input",
+    "linker-not-found",
+    "linker-crashed",
+    "unknown",
+)
+
+FAMILIES = ("gnu-ld", "gold", "lld", "mold", "ld64", "link.exe")
+
+
+@dataclass(frozen=True)
+class RecipeLine:
+    """A build-script directive involved in a diagnosis, located in cargo's record."""
+
+    key: str
+    value: str
+    output_file: str
+    line: int
+    package_id: str | None = None
+    build_script: str | None = None
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One linker problem.
+
+    ``message`` is the one line that matters; ``examples`` the first few lines
+    of that kind (hundreds of "relocation truncated" lines are one problem,
+    counted in ``count``). ``line`` is the 1-based line of the first
+    occurrence in the log.
+    """
+
+    kind: str
+    message: str
+    linker: str | None = None
+    symbol: str | None = None
+    demangled: str | None = None
+    referenced_from: str | None = None
+    library: str | None = None
+    count: int = 1
+    examples: tuple[str, ...] = field(default_factory=tuple)
+    hint: str | None = None
+    line: int | None = None
+    directives: tuple[RecipeLine, ...] = field(default_factory=tuple)
+    build_script: str | None = None
+
+    @property
+    def shown_symbol(self) -> str | None:
+        return self.demangled or self.symbol
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["examples"] = list(self.examples)
+        d["directives"] = [asdict(r) for r in self.directives]
+        return d

@@ -1,0 +1,78 @@
+"""Peel rustc's wrapping off a linker's stderr.
+
+A failed link is one rustc error (``linking with `cc` failed: ...``) whose
+``note`` children are, in order: the elided command line, "some arguments
+are omitted...", the linker's stderr verbatim, and with GNU ld three advice
+notes. In cargo's human output the same notes appear as ``  = note: ``
+blocks with 10-space continuation lines.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+_LINK_FAILED = re.compile(r"^linking with `[^`]+` failed")
+_OMITTED = "some arguments are omitted"
+# rustc's own advice after GNU ld's wording; not linker output.
+_ADVICE = (
+    "some `extern` functions couldn't be found",
+    "use the `-l` flag",
+    "use the `cargo:rustc-link-lib` directive",
+    "some arguments are omitted",
+)
+_NOTE_PREFIX = re.compile(r"^\s*= note: ?")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+def is_command_line(text: str) -> bool:
+    """rustc's elided linker invocation: quoted arguments, possibly `LC_ALL="C"` first."""
+    t = text.lstrip()
+    return (t.startswith('"') or t.startswith("LC_ALL=")) and '" "' in t
+
+
+def linker_lines_from_cargo_message(msg: dict[str, Any]) -> list[str]:
+    """The linker's own stderr lines from a cargo ``compiler-message`` (or its ``message``).
+
+    Returns [] for any message that is not a link failure.
+    """
+    inner = msg.get("message", msg) if msg.get("reason") == "compiler-message" else msg
+    if not isinstance(inner, dict):
+        return []
+    text = inner.get("message")
+    if not isinstance(text, str) or not _LINK_FAILED.match(text):
+        return []
+    lines: list[str] = []
+    for child in inner.get("children") or []:
+        body = child.get("message") if isinstance(child, dict) else None
+        if not isinstance(body, str) or is_command_line(body):
+            continue
+        if body.startswith(_ADVICE):
+            continue
+        lines.extend(ln for ln in body.splitlines() if ln.strip())
+    return lines
+
+
+def lines_from_json_line(line: str) -> list[str] | None:
+    """Linker lines inside one cargo JSON line; None when it is not a cargo message."""
+    if not line.startswith("{"):
+        return None
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(msg, dict) or "reason" not in msg:
+        return None
+    return linker_lines_from_cargo_message(msg)
+
+
+def clean(line: str) -> str:
+    """One comparable line: no ANSI colour, no CR, no rustc note prefix or indent."""
+    if "\x1b" in line:
+        line = _ANSI.sub("", line)
+    line = line.rstrip("\r\n")
+    m = _NOTE_PREFIX.match(line)
+    if m:
+        line = line[m.end():]
+    return line.strip()

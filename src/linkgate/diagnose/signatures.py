@@ -1,0 +1,160 @@
+"""What each linker family says, as regular expressions with named groups.
+
+Wording was captured from real links on x86_64 Debian 12 (GNU ld 2.40,
+gold 1.16, Debian lld 14, rust-lld from rustc 1.95, mold 1.10.1; see
+tests/fixtures/linker-output/) and, for ld64 and link.exe, taken from their
+documented formats. Groups: ``sym`` symbol, ``lib`` library, ``obj`` object
+or archive member, ``fn`` referencing function, ``path`` a file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Literal substrings that every line worth parsing contains. The streaming
+# reader looks for these with bytes.find, which runs at memory speed; a
+# regex alternation in Python's re is about 7x slower (measured: 20 MB/s vs
+# 140 MB/s on a 50 MB build log). Keep the list short: each entry is a pass.
+TRIGGERS: tuple[str, ...] = (
+    "ndefined",  # undefined reference / undefined symbol / Undefined symbols
+    "ld:",  # /usr/bin/ld:, ld.lld:, rust-lld:, mold:, ld64's ld:
+    "cannot find",
+    "not found",
+    "find library",
+    "multiple definition",
+    "duplicate symbol",
+    "relocation",
+    "ncompatible",
+    "file format",
+    "wrong format",
+    "LNK",
+    "signal",
+    "memory",
+    "bad_alloc",
+    "attempt to open",
+)
+
+
+@dataclass(frozen=True)
+class Signature:
+    kind: str
+    pattern: re.Pattern[str]
+    linker: str | None = None  # None: decided from the line's prefix
+
+
+def _s(kind: str, pattern: str, linker: str | None = None) -> Signature:
+    return Signature(kind, re.compile(pattern), linker)
+
+
+# Lines that only summarise what earlier lines said.
+IGNORE = re.compile(
+    r"ld returned \d+ exit status|symbol\(s\) not found for architecture|"
+    r"LNK1120: \d+ unresolved externals|LNK1169: one or more multiply defined|"
+    r"^Undefined symbols for architecture|^ld: Undefined symbols:$|"
+    r"\d+ duplicate symbols? for architecture|too many errors emitted|"
+    r"linker command failed with exit code|previous definition here|"
+    r"^linking with `[^`]+` failed: exit (?:status|code)"
+)
+
+# GNU ld's first half of "DSO missing": held until the second half arrives.
+GNU_DSO_SYMBOL = re.compile(r"undefined reference to symbol '(?P<sym>[^']+)'")
+GNU_DSO_LIBRARY = re.compile(r"(?P<path>\S+): error adding symbols: DSO missing from command line")
+# GNU ld prints the referencing function on the line before the error.
+GNU_IN_FUNCTION = re.compile(r"^(?:\S+: )?(?P<obj>\S+): in function `(?P<fn>.+)':$")
+# lld and mold: ">>> referenced by main.c" then ">>>   main.o:(main)".
+LLD_REFERENCED = re.compile(r"^>>>\s+(?P<obj>\S.*?):\((?P<fn>.+)\)$")
+# ld64: `      _main in main.o` after `"_x", referenced from:`.
+LD64_REFERENCED = re.compile(r"^(?P<fn>\S+) in (?P<obj>\S+)$")
+# GNU ld --verbose lists every file it tried.
+SEARCH_ATTEMPT = re.compile(r"attempt to open (?P<path>\S+) failed")
+
+SIGNATURES: tuple[Signature, ...] = (
+    # undefined-symbol
+    _s("undefined-symbol", r"undefined reference to `(?P<sym>.+)'$", "gnu-ld"),
+    _s(
+        "undefined-symbol",
+        r"^(?P<obj>[^:]+):(?:[^:]*:)?function (?P<fn>.+?): error: undefined reference to '(?P<sym>.+)'$",
+        "gold",
+    ),
+    _s("undefined-symbol", r"error: undefined reference to '(?P<sym>.+)'$", "gold"),
+    _s("undefined-symbol", r"error: undefined symbol: (?P<sym>.+)$"),
+    _s("undefined-symbol", r'^"(?P<sym>[^"]+)", referenced from:$', "ld64"),
+    _s("undefined-symbol", r"^(?P<sym>[^\s,]+), referenced from:$", "ld64"),
+    _s(
+        "undefined-symbol",
+        r"^(?P<obj>.+?) : error LNK2019: unresolved external symbol (?P<sym>.+?) referenced in function (?P<fn>.+)$",
+        "link.exe",
+    ),
+    _s("undefined-symbol", r"^(?P<obj>.+?) : error LNK2001: unresolved external symbol (?P<sym>.+)$", "link.exe"),
+    # library-not-found
+    _s("library-not-found", r"cannot find -l(?P<lib>[^\s:]+)"),
+    _s("library-not-found", r"unable to find library -l(?P<lib>\S+)"),
+    _s("library-not-found", r"library not found for -l(?P<lib>\S+)", "ld64"),
+    _s("library-not-found", r"library not found: (?P<lib>\S+)", "mold"),
+    _s("library-not-found", r"LNK(?:1181|1104): cannot open (?:input )?file '(?P<lib>[^']+)'", "link.exe"),
+    _s("library-not-found", r"cannot find (?P<lib>\S+\.(?:a|so|o|lib))\b"),
+    # duplicate-symbol
+    _s("duplicate-symbol", r"multiple definition of `(?P<sym>.+?)'(?:; (?P<obj>.+?): first defined here)?$", "gnu-ld"),
+    _s("duplicate-symbol", r"error: (?P<obj>\S+): multiple definition of '(?P<sym>.+)'$", "gold"),
+    _s("duplicate-symbol", r"^mold: error: duplicate symbol: (?P<obj>\S+): \S+: (?P<sym>.+)$", "mold"),
+    _s("duplicate-symbol", r"error: duplicate symbol: (?P<sym>.+)$"),
+    _s("duplicate-symbol", r"^duplicate symbol '?(?P<sym>[^' ]+)'? in:$", "ld64"),
+    _s("duplicate-symbol", r"^(?P<obj>.+?) : error LNK2005: (?P<sym>.+?) already defined in \S+$", "link.exe"),
+    # relocation-overflow
+    _s(
+        "relocation-overflow",
+        r"relocation truncated to fit: \S+ against (?:symbol )?[`']?(?P<sym>[^'`]+)'?",
+        "gnu-ld",
+    ),
+    _s("relocation-overflow", r"failed to convert GOTPCREL relocation against '(?P<sym>[^']+)'", "gnu-ld"),
+    _s("relocation-overflow", r"error: relocation overflow(?:: reference to (?P<sym>.+?) in (?P<obj>\S+))?", "gold"),
+    _s(
+        "relocation-overflow",
+        r"^(?:\S+: error: )?(?P<obj>[^:]+):\(.*relocation \S+ out of range:[^;]*(?:; references (?:section )?'(?P<sym>[^']+)')?",
+    ),
+    _s("relocation-overflow", r"relocation \S+ against (?P<sym>\S+) out of range", "mold"),
+    _s("relocation-overflow", r"relocation \S+ out of range"),
+    # incompatible-input
+    _s(
+        "incompatible-input",
+        r"architecture of input file `(?P<obj>[^']+)' is incompatible with (?P<out>.+) output",
+        "gnu-ld",
+    ),
+    _s("incompatible-input", r"skipping incompatible (?P<obj>\S+) when searching for -l(?P<lib>\S+)", "gnu-ld"),
+    _s("incompatible-input", r"(?P<obj>\S+): file format not recognized", "gnu-ld"),
+    _s("incompatible-input", r"(?P<obj>\S+): (?:error adding symbols: )?file in wrong format", "gnu-ld"),
+    _s("incompatible-input", r"error: (?P<obj>\S+): incompatible target", "gold"),
+    _s("incompatible-input", r"error: (?P<obj>\S+) is incompatible with \S+"),
+    _s("incompatible-input", r"(?P<obj>\S+): incompatible file type:", "mold"),
+    _s("incompatible-input", r"ignoring file (?P<obj>[^,]+), building for \S+ but attempting to link with file built for", "ld64"),
+    _s("incompatible-input", r"^(?P<obj>.+?) : (?:fatal )?(?:error|warning) LNK(?:1112|4272): ", "link.exe"),
+    # linker-not-found
+    _s("linker-not-found", r"linker `(?P<path>[^`]+)` not found"),
+    _s("linker-not-found", r"collect2: fatal error: cannot find '(?P<path>[^']+)'"),
+    _s("linker-not-found", r"invalid linker name in argument '-fuse-ld=(?P<path>[^']+)'"),
+    # linker-crashed
+    _s("linker-crashed", r"terminated with signal (?P<sig>\d+)"),
+    _s("linker-crashed", r"linking with `(?P<path>[^`]+)` failed: signal: (?P<sig>\d+)"),
+    _s("linker-crashed", r"LLVM ERROR: out of memory|std::bad_alloc|memory exhausted|Cannot allocate memory|out of memory"),
+)
+
+# A line from a linker that none of the signatures knows.
+LINKER_ERROR = re.compile(
+    r"^(?:\S*/)?(?:ld(?:\.bfd|\.gold|\.lld|64\.lld)?|rust-lld|lld-link|wasm-ld|mold)(?::| :) (?:.*\b)?(?:error|fatal)\b"
+)
+
+_PREFIX_FAMILY = (
+    (re.compile(r"^(?:\S*/)?(?:rust-lld|ld\.lld|ld64\.lld|lld-link|wasm-ld|lld):"), "lld"),
+    (re.compile(r"^(?:\S*/)?mold:"), "mold"),
+    (re.compile(r"^(?:\S*/)?ld\.gold:"), "gold"),
+    (re.compile(r"^(?:\S*/)?ld\.bfd:|^/\S*/ld:"), "gnu-ld"),
+    (re.compile(r"LNK\d{4}"), "link.exe"),
+)
+
+
+def family_of(line: str) -> str | None:
+    for rx, family in _PREFIX_FAMILY:
+        if rx.search(line):
+            return family
+    return None
