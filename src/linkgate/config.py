@@ -43,6 +43,10 @@ class Control:
     expect_kind: str | None = None
     expect_match: str | None = None
     line: int | None = None
+    key_lines: Mapping[str, int] = field(default_factory=dict)
+
+    def line_of(self, key: str) -> int | None:
+        return self.key_lines.get(key.split(".", 1)[0], self.line)
 
 
 @dataclass(frozen=True)
@@ -535,6 +539,7 @@ def _build_control(
         expect_kind=raw.get("expect-kind"),
         expect_match=raw.get("expect-match"),
         line=loc.control(gi, ci),
+        key_lines={k: n for k in raw if (n := line_of(k)) is not None},
     )
 
 

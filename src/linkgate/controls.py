@@ -29,7 +29,9 @@ class PlannedMutation:
 
 
 def _fail(config: Config, control: Control, message: str, key: str, hint: str | None = None) -> ConfigError:
-    return ConfigError(message, file=str(config.path), line=control.line, key=f"control.{control.name}.{key}", hint=hint)
+    return ConfigError(
+        message, file=str(config.path), line=control.line_of(key), key=f"control.{control.name}.{key}", hint=hint
+    )
 
 
 def resolve_inside(config: Config, control: Control) -> Path:

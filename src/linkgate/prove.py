@@ -94,14 +94,16 @@ def prove(
     phase: Phase = lambda _: None,
     on_build: Callable[[str, Any], None] | None = None,
 ) -> list[ControlOutcome]:
-    plans = [controls.plan(config, g, c) for g, c in select(config, gates, names)]
-    if not allow_dirty:
-        for p in plans:
-            controls.require_clean(config, p.rel_path)
+    selected = select(config, gates, names)
     repo = Repository(config.root)
+    # Lock before reading the files: another prove may have one mutated right now.
     repo.lock()
     outcomes: list[ControlOutcome] = []
     try:
+        plans = [controls.plan(config, g, c) for g, c in selected]
+        if not allow_dirty:
+            for p in plans:
+                controls.require_clean(config, p.rel_path)
         with terminate_as_exception():
             for p in plans:
                 outcomes.extend(_prove_one(config, repo, p, phase, on_build))
