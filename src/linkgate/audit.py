@@ -12,6 +12,7 @@ Feature sets are compared exactly and across packages: linking
 from __future__ import annotations
 
 import functools
+import importlib
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -95,23 +96,31 @@ class AuditResult:
     skipped_checks: list[str] = field(default_factory=list)
 
 
-def classify(repo: Path, inv: Invocation) -> Classified | None:
+def classify(repo: Path, inv: Invocation, triggers: dict[tuple[str, str, int], Trigger] | None = None) -> Classified | None:
     call = parse(inv.argv)
     if call is None:
         return None
     exercise = "linked" if call.subcommand == "test" and call.no_run else EXERCISE.get(call.subcommand)
-    trigger = trigger_for(repo, inv.workflow, inv.job, inv.step)
-    return Classified(inv, call, exercise, feature_sets(repo, inv.cwd, call), trigger)
+    # One trigger per step, however many matrix combinations and commands it has.
+    key = (inv.workflow.rel, inv.job.id, inv.step.index)
+    cache = triggers if triggers is not None else {}
+    if key not in cache:
+        cache[key] = trigger_for(repo, inv.workflow, inv.job, inv.step)
+    return Classified(inv, call, exercise, feature_sets(repo, inv.cwd, call), cache[key])
 
 
 def run_audit(repo: Path) -> AuditResult:
     result = AuditResult()
     workflows, result.unreadable = read_workflows(repo)
     result.workflows = sorted([wf.rel for wf in workflows] + [u.rel for u in result.unreadable])
+    triggers: dict[tuple[str, str, int], Trigger] = {}
     for wf in workflows:
         scan = scan_workflow(repo, wf)
         result.problems.extend(scan.problems)
-        result.classified.extend(c for c in (classify(repo, inv) for inv in scan.invocations) if c is not None)
+        for inv in scan.invocations:
+            classified = classify(repo, inv, triggers)
+            if classified is not None:
+                result.classified.append(classified)
     result.findings = [
         *_invalid(result),
         *_never_linked(result.classified),
@@ -249,11 +258,12 @@ def _filter_misses_surface(repo: Path, result: AuditResult) -> Iterable[RawFindi
     if not filtered:
         return []
     try:
-        from linkgate.workflows import surfacecheck
+        surfacecheck = importlib.import_module("linkgate.workflows.surfacecheck")
     except ImportError:
         result.skipped_checks.append("filter-misses-surface: surface analysis is not available in this build")
         return []
-    return surfacecheck.misses(repo, filtered)
+    found: list[RawFinding] = surfacecheck.misses(repo, filtered)
+    return found
 
 
 def _shared_target_dir(items: list[Classified]) -> Iterable[RawFinding]:

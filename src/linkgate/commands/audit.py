@@ -45,7 +45,7 @@ def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None
         from linkgate import ci
 
         ci.annotate(report)
-    return report.exit_code
+    return int(report.exit_code)
 
 
 def _load_config(repo: Path, config_path: str | None) -> tuple[Any, str | None]:

@@ -52,25 +52,40 @@ class _State:
 
 
 def split_commands(script: str, first_line: int, env: Mapping[str, str]) -> list[ShellCommand]:
-    """Every simple command in *script*; line numbers start at *first_line*."""
+    """Every simple command in *script*; line numbers start at *first_line*.
+
+    Memoised: a matrix job runs the same script under many combinations, and
+    most combinations leave a given script's text unchanged."""
+    key = (script, first_line, tuple(sorted(env.items())))
+    cached = _CACHE.get(key)
+    if cached is None:
+        if len(_CACHE) > 4096:
+            _CACHE.clear()
+        cached = _CACHE[key] = tuple(_split(script, first_line, env))
+    return list(cached)
+
+
+_CACHE: dict[tuple[str, int, tuple[tuple[str, str], ...]], tuple[ShellCommand, ...]] = {}
+
+
+def _split(script: str, first_line: int, env: Mapping[str, str]) -> Iterator[ShellCommand]:
     state = _State(env=dict(env))
-    out: list[ShellCommand] = []
-    for text, offsets in _logical_lines(script, first_line, state):
+    for text, tokens, offsets in _logical_lines(script, first_line, state):
         cursor = 0
-        for argv in _simple_commands(text):
+        for argv in _simple_commands(tokens):
             word = argv[0]
             found = text.find(word, cursor)
             if found >= 0:
                 cursor = found + len(word)
-            line = _line_at(offsets, max(found, 0))
-            command = _apply(argv, line, state)
+            command = _apply(argv, _line_at(offsets, max(found, 0)), state)
             if command is not None:
-                out.append(command)
-    return out
+                yield command
 
 
-def _logical_lines(script: str, first_line: int, state: _State) -> Iterator[tuple[str, list[tuple[int, int]]]]:
-    """Yield (expanded text, [(offset, line)]) per logical line.
+def _logical_lines(
+    script: str, first_line: int, state: _State
+) -> Iterator[tuple[str, list[str], list[tuple[int, int]]]]:
+    """Yield (expanded text, tokens, [(offset, line)]) per logical line.
 
     Continuations are removed exactly as bash does (backslash-newline vanishes);
     a quote left open pulls in the next line."""
@@ -85,34 +100,29 @@ def _logical_lines(script: str, first_line: int, state: _State) -> Iterator[tupl
             continue
         text = ""
         offsets: list[tuple[int, int]] = []
+        tokens: list[str] = []
         while i < len(physical):
             raw = physical[i]
             offsets.append((len(text), first_line + i))
             i += 1
             continued = _continues(raw)
             text += _expand(raw[:-1] if continued else raw, state.env)
-            if continued:
+            if continued and i < len(physical):
                 continue
-            if _balanced(text) or i >= len(physical):
+            try:
+                tokens = _lexer(text)
                 break
-            text += "\n"
+            except ValueError:  # an open quote: the word goes on on the next line
+                text += "\n"
         m = _HEREDOC.search(text)
         if m:
             heredoc = m.group(2)
-        yield text, offsets
+        yield text, tokens, offsets
 
 
 def _continues(raw: str) -> bool:
     stripped = raw.rstrip("\\")
     return (len(raw) - len(stripped)) % 2 == 1
-
-
-def _balanced(text: str) -> bool:
-    try:
-        _lexer(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _lexer(text: str) -> list[str]:
@@ -162,11 +172,7 @@ def _line_at(offsets: list[tuple[int, int]], pos: int) -> int:
     return line
 
 
-def _simple_commands(text: str) -> Iterator[list[str]]:
-    try:
-        tokens = _lexer(text)
-    except ValueError:
-        return
+def _simple_commands(tokens: list[str]) -> Iterator[list[str]]:
     current: list[str] = []
     skip_next = False
     for tok in tokens:

@@ -46,3 +46,13 @@ def test_invalid_yaml_reports_its_line() -> None:
         load_text("jobs:\n  a:\n    steps:\n      - run: x\n     - run: y\n")
     assert info.value.line == 5
     assert "expected" in info.value.message
+
+
+def test_very_large_workflow_is_read_completely() -> None:
+    jobs = "".join(
+        f"  j{i}:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          cargo check -F f{i}\n"
+        for i in range(5000)
+    )
+    doc = load_text("on: push\njobs:\n" + jobs)
+    assert len(doc["jobs"]) == 5000
+    assert doc["jobs"]["j4999"]["steps"][0]["run"].content_line == 3 + 4999 * 5 + 4
