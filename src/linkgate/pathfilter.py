@@ -60,7 +60,7 @@ class Rule:
         return any(picomatch.matches(p, path) for p in self.patterns)
 
     def regex_body(self) -> str:
-        return "|".join(f"(?:{picomatch.compile(p).pattern})" for p in self.patterns)
+        return "|".join(f"(?:{picomatch.python_source(p)})" for p in self.patterns)
 
 
 class PathFilter:

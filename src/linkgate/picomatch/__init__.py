@@ -23,7 +23,7 @@ from linkgate.picomatch import jsregex
 from linkgate.picomatch.fastpaths import fastpaths
 from linkgate.picomatch.parse import parse
 
-__all__ = ["source", "compile", "matches", "PatternError"]
+__all__ = ["source", "python_source", "compile", "matches", "PatternError"]
 
 MAX_LENGTH = 1024 * 64
 INVALID = "$^"
@@ -35,6 +35,12 @@ class PatternError(ValueError):
 
 def source(pattern: str) -> str:
     """The regex source picomatch.makeRe(pattern, {dot: true}) builds."""
+    return _compile_source(pattern)[0]
+
+
+@lru_cache(maxsize=4096)
+def _js_source(pattern: str) -> tuple[str, str, bool]:
+    """(makeRe source before validation, parser output, negated)."""
     if not pattern:
         raise PatternError("a pattern must be a non-empty string")
     if len(pattern) > MAX_LENGTH:
@@ -49,27 +55,44 @@ def source(pattern: str) -> str:
     src = f"^(?:{output})$"
     if negated:
         src = f"^(?!{src}).*$"
+    return src, output, negated
+
+
+def literal_prefix(pattern: str) -> str:
+    """Text every path matching *pattern*'s regex starts with ('' if none).
+
+    The equality picomatch checks first is not covered: callers test
+    ``path == pattern`` themselves.
+    """
+    _, output, negated = _js_source(pattern)
+    return "" if negated else jsregex.literal_prefix(output)
+
+
+@lru_cache(maxsize=4096)
+def _compile_source(pattern: str) -> tuple[str, str]:
+    """(JavaScript source, Python source) for *pattern*."""
+    src = _js_source(pattern)[0]
     try:
-        jsregex.translate(src)
+        body = jsregex.translate(src)
     except jsregex.JSRegexError:
-        # picomatch.toRegex swallows the SyntaxError and returns /$^/.
-        return INVALID
-    return src
+        # picomatch.toRegex swallows the SyntaxError and returns /$^/, which
+        # matches no non-empty path: only the equality below is left.
+        src, body = INVALID, "(?!)"
+    # picomatch's matcher compares the path with the pattern text itself
+    # (`input === glob`) before running the regex, so a path spelled like the
+    # pattern always matches; that equality is folded into the regex.
+    return src, rf"\A{re.escape(pattern)}\Z|{body}"
+
+
+def python_source(pattern: str) -> str:
+    """Python regex source matching exactly what picomatch's matcher accepts."""
+    return _compile_source(pattern)[1]
 
 
 @lru_cache(maxsize=4096)
 def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - mirrors re.compile
-    """A Python regex matching exactly the paths picomatch's matcher accepts.
-
-    picomatch's matcher first compares the path with the pattern text itself
-    (``input === glob``) and only then runs the regex, so a path spelled like
-    the pattern always matches; that equality is folded into the regex here.
-    An invalid JavaScript regex becomes /$^/ in picomatch, which matches no
-    non-empty path, so only the equality is left.
-    """
-    src = source(pattern)
-    body = "(?!)" if src == INVALID else jsregex.translate(src)
-    return re.compile(rf"\A{re.escape(pattern)}\Z|{body}", re.ASCII)
+    """A compiled ``python_source(pattern)``."""
+    return re.compile(python_source(pattern), re.ASCII)
 
 
 def matches(pattern: str, path: str) -> bool:

@@ -29,7 +29,11 @@ class JSRegexError(ValueError):
 
 
 def _char(c: str) -> str:
-    """One literal character, safe anywhere in a Python pattern."""
+    """One literal character, safe anywhere in a Python pattern (short, for compile speed)."""
+    if c.isascii() and (c.isalnum() or c == "_"):
+        return c
+    if c.isascii() and c.isprintable() and c != " ":
+        return "\\" + c
     n = ord(c)
     return f"\\x{n:02x}" if n < 0x100 else (f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}")
 
@@ -272,3 +276,50 @@ def _class_item(atom: str) -> str:
 
 def translate(src: str) -> str:
     return _Translator(src).run()
+
+
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-,=@#%&~`;:<>'\" !/")
+
+
+def literal_prefix(body: str) -> str:
+    """Text every match of ``^(?:body)`` must start with ('' when unsure).
+
+    Used to skip compiling rules no path can match: a rule such as
+    ``crates/x/{build.rs,src/**}`` can only match paths starting ``crates/x/``.
+    Conservative by construction: it stops at the first metacharacter, drops
+    a literal that a quantifier makes optional, and gives up on a top-level
+    alternation.
+    """
+    depth, i, in_class = 0, 0, False
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            return ""
+        i += 1
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body) and not body[i + 1].isalnum():
+            out.append(body[i + 1])
+            i += 2
+        elif c in _PLAIN:
+            out.append(c)
+            i += 1
+        else:
+            break
+        if body[i : i + 1] in ("*", "+", "?", "{"):
+            out.pop()
+            break
+    return "".join(out)

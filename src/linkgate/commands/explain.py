@@ -1,0 +1,97 @@
+"""`linkgate explain [FILE|-]`: classify the linker errors in any build log."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from linkgate.report import FORMATS
+
+SCHEMA = "linkgate.explain/1"
+
+
+@click.command("explain")
+@click.argument("file", required=False, default="-", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="human", show_default=True)
+@click.option("--output", type=click.Path(dir_okay=False), help="Write the report here (atomically).")
+def command(file: str, fmt: str, output: str | None) -> int:
+    """Classify the linker errors in FILE (a cargo log, JSON messages, a Make log, raw stderr).
+
+    Exit 0 when no linker problem is found, 1 when any is.
+    """
+    from linkgate.diagnose import classify_stream
+    from linkgate.errors import UsageError
+    from linkgate.report import emit
+
+    if file == "-":
+        diags = classify_stream(sys.stdin.buffer)
+        source = None
+    else:
+        try:
+            with open(file, "rb") as fh:
+                diags = classify_stream(fh)
+        except OSError as exc:
+            raise UsageError(f"cannot read {file}: {exc.strerror}", hint="give a readable log file, or - for stdin") from None
+        source = file
+    report = build_report(diags, source)
+    emit(report, fmt, output)
+    return report.exit_code
+
+
+def build_report(diags: list[Any], source: str | None) -> Any:
+    from linkgate.report import Case, Finding, Report
+
+    findings = []
+    for d in diags:
+        subject = d.shown_symbol or d.library
+        message = f"{d.kind}" + (f": {subject}" if subject else "") + (f" ({d.count}x)" if d.count > 1 else "")
+        message += f"\n{d.message}"
+        # Point at the recipe line when a build script is involved, else at the log.
+        if d.directives:
+            file, line = d.directives[0].output_file, d.directives[0].line
+        else:
+            file, line = source, d.line
+        findings.append(Finding(d.kind, "error", message, file, line, d.hint))
+    name = source or "stdin"
+    case = Case(
+        "linkgate explain", name, ok=not diags,
+        message=f"{len(diags)} linker problem(s)" if diags else "",
+        details="\n\n".join(f.message + (f"\nhint: {f.hint}" if f.hint else "") for f in findings),
+    )
+    return Report(
+        command="explain",
+        document={"schema": SCHEMA, "source": source, "diagnostics": [d.to_dict() for d in diags]},
+        findings=findings,
+        cases=[case],
+        summary=f"{len(diags)} linker problem(s) in {name}" if diags else f"no linker problem in {name}",
+        human=_human,
+        exit_code=1 if diags else 0,
+    )
+
+
+def _human(report: Any, console: Any) -> None:
+    from rich.markup import escape
+
+    diags = report.document["diagnostics"]
+    for d in diags:
+        subject = d["demangled"] or d["symbol"] or d["library"] or ""
+        head = f"[bold red]{d['kind']}[/]"
+        if subject:
+            head += f" [bold]{escape(subject)}[/]"
+        meta = ", ".join(x for x in (d["linker"], f"{d['count']}x" if d["count"] > 1 else None,
+                                     f"line {d['line']}" if d["line"] else None) if x)
+        console.print(f"{head} [dim]({escape(meta)})[/]" if meta else head)
+        console.print(f"  [yellow]> {escape(d['message'])}[/]")
+        if d["referenced_from"]:
+            console.print(f"  referenced from {escape(d['referenced_from'])}")
+        for r in d["directives"]:
+            where = f"{r['output_file']}:{r['line']}"
+            console.print(f"  recipe: [cyan]cargo::{escape(r['key'])}={escape(r['value'])}[/] [dim]{escape(where)}[/]")
+        if d["build_script"]:
+            console.print(f"  build script: {escape(d['build_script'])}")
+        if d["hint"]:
+            console.print(f"  [green]hint:[/] {escape(d['hint'])}")
+        console.print()
+    console.print(report.summary)
