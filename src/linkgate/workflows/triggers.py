@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from linkgate.pathfilter import Rule
 from linkgate.workflows.model import Job, Step, Workflow
 
 # Events after which someone looks at the result before (or right after) merging.
@@ -33,13 +34,13 @@ class PathsFilter:
     filter: str
     file: str
     line: int
-    rules: tuple[str, ...] | None
+    rules: tuple[Rule, ...] | None
     quantifier: str
 
     def to_json(self) -> dict[str, Any]:
         return {
             "job": self.job, "step": self.step, "filter": self.filter, "file": self.file,
-            "line": self.line, "rules": list(self.rules) if self.rules is not None else None,
+            "line": self.line, "rules": [str(r) for r in self.rules] if self.rules is not None else None,
             "predicate_quantifier": self.quantifier,
         }
 
@@ -137,43 +138,30 @@ def _filter_step(repo: Path, wf: Workflow, job: Job, step_id: str, name: str) ->
     for step in job.steps:
         if step.id != step_id or not step.uses or not step.uses.lower().startswith("dorny/paths-filter"):
             continue
-        filters = _read_filters(repo, step.with_.get("filters"))
+        filters = _read_filters(repo, step.with_.get("filters"), wf.rel)
         rules = filters.get(name) if filters is not None else None
         quantifier = str(step.with_.get("predicate-quantifier") or "some")
         return PathsFilter(job.id, step_id, name, wf.rel, step.line, rules, quantifier)
     return None
 
 
-def _read_filters(repo: Path, value: Any) -> dict[str, tuple[str, ...]] | None:
-    """dorny/paths-filter's ``filters`` input: inline YAML or a path to a YAML file."""
+def _read_filters(repo: Path, value: Any, where: str) -> dict[str, tuple[Rule, ...]] | None:
+    """The step's ``filters`` input, parsed as paths-filter does (``linkgate.gatefilter``);
+    None when it cannot be read, so the filter is reported as unknown, not as empty."""
     if not isinstance(value, str):
         return None
-    import yaml
+    from linkgate.errors import ConfigError
+    from linkgate.gatefilter import load_yaml, parse_filters
 
     text = str.__str__(value)  # libyaml wants an exact str, not a subclass
-    if "\n" not in value.strip() and ":" not in value:
-        path = repo / value.strip()
+    # paths-filter treats an input with no newline and no colon as a file path.
+    if "\n" not in text and ":" not in text:
+        path = repo / text.strip()
         if not path.is_file():
             return None
+        where = text.strip()
         text = path.read_text(encoding="utf-8", errors="replace")
     try:
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError:
+        return {name: tuple(rules) for name, rules in parse_filters(load_yaml(text, where), where).items()}
+    except ConfigError:
         return None
-    if not isinstance(data, dict):
-        return None
-    out: dict[str, tuple[str, ...]] = {}
-    for key, rules in data.items():
-        out[str(key)] = tuple(_flatten(rules))
-    return out
-
-
-def _flatten(rules: Any) -> list[str]:
-    # Entries may be patterns, nested lists (from YAML anchors), or {change-type: pattern}.
-    if isinstance(rules, str):
-        return [rules]
-    if isinstance(rules, list):
-        return [r for item in rules for r in _flatten(item)]
-    if isinstance(rules, dict):
-        return [r for item in rules.values() for r in _flatten(item)]
-    return []
