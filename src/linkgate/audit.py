@@ -19,7 +19,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linkgate.config import AuditConfig, AuditIgnore
 from linkgate.workflows.cargoargs import CargoCall, parse
 from linkgate.workflows.features import FeatureSet, feature_sets
 from linkgate.workflows.invocations import Invocation, scan_workflow
@@ -132,63 +131,6 @@ def run_audit(repo: Path) -> AuditResult:
         *_unresolved(result),
     ]
     return result
-
-
-@dataclass(frozen=True)
-class Settled:
-    """Findings after the configured severities and ignores."""
-
-    kept: list[tuple[RawFinding, str]]
-    ignored: list[tuple[RawFinding, str]]
-    unused_ignores: list[AuditIgnore]
-
-
-def settle(findings: list[RawFinding], config: AuditConfig) -> Settled:
-    """Apply ``[audit] severity`` (error|warning|note|off) and ``[[audit.ignore]]``.
-
-    An ignore names a finding and, optionally, a regex searched in the
-    finding's message and subject (the feature set, job or directory)."""
-    kept: list[tuple[RawFinding, str]] = []
-    ignored: list[tuple[RawFinding, str]] = []
-    used: set[int] = set()
-    for f in findings:
-        level = config.severity.get(f.rule, DEFAULT_SEVERITY.get(f.rule, "warning"))
-        if level == "off":
-            continue
-        hit = next(
-            (
-                i
-                for i, ig in enumerate(config.ignore)
-                if ig.finding == f.rule and (ig.match is None or re.search(ig.match, f.message) or re.search(ig.match, f.subject))
-            ),
-            None,
-        )
-        if hit is None:
-            kept.append((f, level))
-        else:
-            used.add(hit)
-            ignored.append((f, config.ignore[hit].reason))
-    unused = [ig for i, ig in enumerate(config.ignore) if i not in used]
-    return Settled(kept, ignored, unused)
-
-
-def check_rule_names(config: AuditConfig, path: str | None) -> None:
-    """A misspelt finding name in the configuration would silently do nothing."""
-    import difflib
-
-    from linkgate.errors import ConfigError
-
-    names = list(DEFAULT_SEVERITY)
-    keys = [("audit.severity." + k, k) for k in config.severity] + [
-        (f"audit.ignore[{i}].finding", ig.finding) for i, ig in enumerate(config.ignore)
-    ]
-    for key, name in keys:
-        if name not in names:
-            close = difflib.get_close_matches(name, names, n=1)
-            raise ConfigError(
-                f"unknown audit finding {name!r}", file=path, key=key,
-                hint=f"did you mean {close[0]!r}?" if close else "findings: " + ", ".join(names),
-            )
 
 
 def by_feature_set(items: Iterable[Classified]) -> dict[FeatureSet, list[Classified]]:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
+
+from linkgate import audit as audit_mod
+from linkgate.audit import RawFinding
+from linkgate.config import AuditConfig, AuditIgnore
 
 from linkgate.commands.options import config_option, format_options
 from linkgate.errors import EXIT_FINDING, EXIT_OK, UsageError
@@ -28,7 +34,6 @@ def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None
     Reads .github/workflows/*.yml (and the Makefile targets and scripts they
     call), never runs anything from them. linkgate.toml is optional here.
     """
-    from linkgate import audit as audit_mod
     from linkgate.report import emit
 
     repo = Path(repo_dir)
@@ -36,9 +41,9 @@ def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None
         raise UsageError(f"{repo_dir} is not a directory", hint="pass --repo DIR with the repository root")
     repo = repo.resolve()
     config, cfg_file = _load_config(repo, config_path)
-    audit_mod.check_rule_names(config, cfg_file)
+    check_rule_names(config, cfg_file)
     result = audit_mod.run_audit(repo)
-    settled = audit_mod.settle(result.findings, config)
+    settled = settle(result.findings, config)
     report = _report(result, settled)
     emit(report, fmt, output)
     if fmt != "github":
@@ -46,6 +51,63 @@ def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None
 
         ci.annotate(report)
     return int(report.exit_code)
+
+
+@dataclass(frozen=True)
+class Settled:
+    """Findings after the configured severities and ignores."""
+
+    kept: list[tuple[RawFinding, str]]
+    ignored: list[tuple[RawFinding, str]]
+    unused_ignores: list[AuditIgnore]
+
+
+def settle(findings: list[RawFinding], config: AuditConfig) -> Settled:
+    """Apply ``[audit] severity`` (error|warning|note|off) and ``[[audit.ignore]]``.
+
+    An ignore names a finding and, optionally, a regex searched in the
+    finding's message and subject (the feature set, job or directory)."""
+    kept: list[tuple[RawFinding, str]] = []
+    ignored: list[tuple[RawFinding, str]] = []
+    used: set[int] = set()
+    for f in findings:
+        level = config.severity.get(f.rule, audit_mod.DEFAULT_SEVERITY.get(f.rule, "warning"))
+        if level == "off":
+            continue
+        hit = next(
+            (
+                i
+                for i, ig in enumerate(config.ignore)
+                if ig.finding == f.rule and (ig.match is None or re.search(ig.match, f.message) or re.search(ig.match, f.subject))
+            ),
+            None,
+        )
+        if hit is None:
+            kept.append((f, level))
+        else:
+            used.add(hit)
+            ignored.append((f, config.ignore[hit].reason))
+    unused = [ig for i, ig in enumerate(config.ignore) if i not in used]
+    return Settled(kept, ignored, unused)
+
+
+def check_rule_names(config: AuditConfig, path: str | None) -> None:
+    """A misspelt finding name in the configuration would silently do nothing."""
+    import difflib
+
+    from linkgate.errors import ConfigError
+
+    names = list(audit_mod.DEFAULT_SEVERITY)
+    keys = [("audit.severity." + k, k) for k in config.severity] + [
+        (f"audit.ignore[{i}].finding", ig.finding) for i, ig in enumerate(config.ignore)
+    ]
+    for key, name in keys:
+        if name not in names:
+            close = difflib.get_close_matches(name, names, n=1)
+            raise ConfigError(
+                f"unknown audit finding {name!r}", file=path, key=key,
+                hint=f"did you mean {close[0]!r}?" if close else "findings: " + ", ".join(names),
+            )
 
 
 def _load_config(repo: Path, config_path: str | None) -> tuple[Any, str | None]:

@@ -95,3 +95,16 @@ def test_unknown_expressions_are_kept_and_noted(audit_repo: Callable[..., AuditR
     assert inv.inv.unknown == ("${{ inputs.f }}",)
     assert inv.feature_sets[0].unknown
     assert rules(res) == [("unresolved", ".github/workflows/ci.yml", 6, "${{ inputs.f }}")]
+
+
+def test_filter_surface_check_is_reported_as_skipped_until_available(audit_repo: Callable[..., AuditResult]) -> None:
+    import importlib.util
+
+    wf = (PR + "jobs:\n  link:\n    runs-on: ubuntu-latest\n    steps:\n"
+          "      - uses: dorny/paths-filter@v3\n        id: f\n        with:\n          filters: |\n"
+          "            core: ['src/**']\n      - if: steps.f.outputs.core == 'true'\n        run: cargo build\n")
+    res = audit_repo({"ci.yml": wf})
+    [inv] = res.classified
+    assert inv.trigger.paths_filter is not None and inv.trigger.paths_filter.filter == "core"
+    available = importlib.util.find_spec("linkgate.workflows.surfacecheck") is not None
+    assert bool(res.skipped_checks) is not available

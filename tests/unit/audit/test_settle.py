@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from linkgate.audit import RawFinding, check_rule_names, settle
+from linkgate.audit import RawFinding
+from linkgate.commands.audit import check_rule_names, settle
 from linkgate.config import AuditConfig, AuditIgnore
 from linkgate.errors import ConfigError
 
