@@ -1,0 +1,134 @@
+"""`linkgate demo`: the whole story on an embedded workspace, offline, in under 40 lines."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from linkgate.errors import EXIT_ERROR, EXIT_OK
+
+# Two negative controls, in the spirit of the seed issue: drop a library that
+# must follow the archives, and put two archives in the wrong order.
+CONTROLS = r"""
+[[gate.control]]
+name = "drop-deep-after-archives"
+file = "build.rs"
+delete = '^\s*"-ldeep",'
+expect-match = "deep_value"
+
+[[gate.control]]
+name = "archive-order"
+file = "build.rs"
+replace = { pattern = '"-lcore",\n(\s*)"-lnutil",', with = '"-lnutil",\n\1"-lcore",' }
+"""
+
+
+def _copy_workspace(dest: Path) -> None:
+    src = resources.files("linkgate") / "data" / "demo"
+    with resources.as_file(src) as path:
+        shutil.copytree(path, dest, ignore=shutil.ignore_patterns("target", ".linkgate"))
+    (dest / "linkgate.toml").write_text((dest / "linkgate.toml").read_text() + CONTROLS)
+    (dest / ".gitignore").write_text("target/\n.linkgate/\nCargo.lock\n")
+    from linkgate import proc
+
+    proc.run(["git", "init", "-q", str(dest)])
+    ident = ["-c", "user.name=linkgate demo", "-c", "user.email=demo@linkgate.invalid"]
+    proc.run(["git", "-C", str(dest), "add", "-A"])
+    proc.run(["git", "-C", str(dest), *ident, "commit", "-qm", "demo workspace"])
+
+
+def _check_passes_on_defect(cfg: object, ws: Path, out: object) -> bool:
+    """Show that cargo check is green on the first defect (journalled like prove)."""
+    from linkgate import controls, proc
+    from linkgate.journal import Repository, signals_deferred
+
+    gate = cfg.gate("smoke")  # type: ignore[attr-defined]
+    plan = controls.plan(cfg, gate, gate.controls[0])  # type: ignore[arg-type]
+    repo = Repository(ws)
+    repo.lock()
+    try:
+        entry = repo.mutate(plan.rel_path, plan.mutated)
+        try:
+            check = proc.run(["cargo", "check", "--all-targets", "--quiet"], cwd=ws, check=False)
+        finally:
+            with signals_deferred():
+                repo.restore([entry])
+    finally:
+        repo.unlock()
+    out.print(f"  with -ldeep dropped, cargo check --all-targets: exit {check.returncode}")  # type: ignore[attr-defined]
+    return check.returncode == 0
+
+
+@click.command("demo")
+@click.option("--keep", is_flag=True, help="Keep the temporary workspace and print its path.")
+def command(keep: bool) -> int:
+    """Run linkgate on an embedded example workspace (needs cargo, cc, ar; no network)."""
+    from rich.markup import escape
+
+    from linkgate import config as config_mod
+    from linkgate import proc
+    from linkgate.console import stdout_console
+    from linkgate.gaterun import run_gate
+    from linkgate.prove import prove
+
+    out = stdout_console()
+    tmp = Path(tempfile.mkdtemp(prefix="linkgate-demo-"))
+    ws = tmp / "nativelink"
+    ok = True
+    try:
+        _copy_workspace(ws)
+        cfg = config_mod.load(ws / "linkgate.toml")
+        gate = cfg.gate("smoke")
+        out.print("[bold]linkgate demo[/]: a crate whose build.rs links two C archives and two shared libraries")
+        out.print(f"  workspace: {ws}")
+        out.print("[bold]1. The healthy tree[/]")
+        check = proc.run(["cargo", "check", "--all-targets", "--quiet"], cwd=ws, check=False)
+        out.print(f"  cargo check --all-targets: exit {check.returncode} (it never runs the linker)")
+        for linker in gate.linkers:
+            res = run_gate(cfg, gate, linker)
+            names = ", ".join(sorted({a.target for a in res.linked})) or "-"
+            out.print(f"  linkgate run \\[{linker}]: {res.verdict} ({names}) in {res.duration_s:.1f} s")
+            ok &= res.verdict == "linked"
+        res = run_gate(cfg, gate, "default")
+        out.print(f"  again, warm: {res.verdict}, forced relink of {res.linked[0].target if res.linked else '-'}: "
+                  "a pass always rests on a real link")
+        ok &= res.forced_relink and res.proven
+        out.print("[bold]2. Negative controls[/]: reintroduce a defect, expect failure, restore, expect a pass")
+        ok &= _check_passes_on_defect(cfg, ws, out)
+        outcomes = prove(cfg, allow_dirty=False)
+        for o in outcomes:
+            key = ""
+            if o.mutated is not None and o.mutated.diagnostics:
+                key = str(o.mutated.diagnostics[0].message)
+            elif o.mutated is not None and o.mutated.linker_lines:
+                key = o.mutated.linker_lines[0]
+            key = key.replace(str(ws) + "/", "")
+            style = "green" if o.outcome == "caught" else "yellow"
+            out.print(f"  {o.name} \\[{o.linker}]: [{style}]{o.outcome}[/]")
+            if key:
+                out.print(f"      linker: {escape(key.strip()[:150])}")
+        expected = {
+            ("drop-deep-after-archives", "default"): "caught",
+            ("drop-deep-after-archives", "bfd"): "caught",
+            ("archive-order", "default"): "not-reproduced",
+            ("archive-order", "bfd"): "caught",
+        }
+        got = {(o.name, o.linker): o.outcome for o in outcomes}
+        ok &= got == expected
+        out.print("  rust-lld accepts archives in any order; GNU ld does not: only linkers = "
+                  "[\"default\", \"bfd\"] catches both defects.")
+        clean = proc.run(["git", "status", "--porcelain"], cwd=ws).stdout.strip()
+        out.print(f"  working tree after the controls: {'clean, byte for byte' if not clean else clean}")
+        ok &= not clean
+        verdict = "[bold green]demo OK[/]" if ok else "[bold red]demo did not show what it should[/]"
+        out.print(verdict)
+    finally:
+        if keep:
+            out.print(f"kept: {ws}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return EXIT_OK if ok else EXIT_ERROR
