@@ -1,0 +1,41 @@
+"""Shared by the bench scripts: a warm copy of the demo workspace and a timer."""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "src" / "linkgate" / "data" / "demo"
+LINKGATE = [sys.executable, "-m", "linkgate"]
+
+
+def workspace(linkers: str = '["default"]', extra: str = "") -> Path:
+    dest = Path(tempfile.mkdtemp(prefix="linkgate-bench-")) / "ws"
+    shutil.copytree(DEMO, dest, ignore=shutil.ignore_patterns("target"))
+    cfg = dest / "linkgate.toml"
+    cfg.write_text(cfg.read_text().replace('["default", "bfd"]', linkers) + extra)
+    subprocess.run(["git", "init", "-q", str(dest)], check=True)
+    (dest / ".gitignore").write_text("target/\n.linkgate/\nCargo.lock\n")
+    subprocess.run(["git", "-C", str(dest), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(dest), "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "b"],
+                   check=True)
+    return dest
+
+
+def timed(argv: list[str], cwd: Path, env: dict[str, str] | None = None, ok: tuple[int, ...] = (0,)) -> float:
+    t0 = time.perf_counter()
+    cp = subprocess.run(argv, cwd=cwd, env=env, capture_output=True)
+    dt = time.perf_counter() - t0
+    if cp.returncode not in ok:
+        raise SystemExit(f"{argv} exited {cp.returncode}:\n{cp.stderr.decode(errors='replace')[-2000:]}")
+    return dt
+
+
+def median(xs: list[float]) -> float:
+    return statistics.median(xs)
