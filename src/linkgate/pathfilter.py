@@ -59,15 +59,16 @@ class Rule:
             return False
         return any(picomatch.matches(p, path) for p in self.patterns)
 
-    def regex_body(self) -> str:
-        return "|".join(f"(?:{picomatch.python_source(p)})" for p in self.patterns)
 
 
 class PathFilter:
     """A named list of rules with paths-filter's ``predicate-quantifier``.
 
-    With only bare patterns, all rules are joined into one regex so that
-    testing thousands of changed paths costs one search per path.
+    should-run tests thousands of changed paths, and compiling fifty
+    picomatch regexes costs more than matching them, so for bare patterns
+    under ``some`` each pattern's regex is compiled only when a path starts
+    with the literal prefix every match of it needs (``crates/x/`` for
+    ``crates/x/{build.rs,src/**}``); patterns without one share a regex.
     """
 
     def __init__(self, rules: Iterable[str | Rule], quantifier: str = "some", name: str | None = None) -> None:
@@ -76,25 +77,38 @@ class PathFilter:
         self.rules: tuple[Rule, ...] = tuple(r if isinstance(r, Rule) else Rule.of(r) for r in rules)
         self.quantifier = quantifier
         self.name = name
-        self._combined = self._combine()
+        self._fast = quantifier == "some" and all(r.statuses is None for r in self.rules)
+        if self._fast:
+            self._index()
 
     def __repr__(self) -> str:
         return f"PathFilter({[str(r) for r in self.rules]!r}, quantifier={self.quantifier!r})"
 
-    def _combine(self) -> re.Pattern[str] | None:
-        if not self.rules or any(r.statuses is not None for r in self.rules):
-            return None
-        bodies = [r.regex_body() for r in self.rules]
-        if self.quantifier == "some":
-            joined = "|".join(f"(?:{b})" for b in bodies)
-        else:
-            # Every rule's regex is anchored at the start, so lookaheads at
-            # position 0 test them all against the same path.
-            joined = "".join(f"(?=(?:{b}))" for b in bodies)
-        try:
-            return re.compile(joined, re.ASCII)
-        except re.error:  # e.g. the same group name in two rules
-            return None
+    def _index(self) -> None:
+        patterns = [p for r in self.rules for p in r.patterns]
+        # picomatch's `input === glob` shortcut, for every pattern at once.
+        self._texts = frozenset(patterns)
+        self._by_prefix: dict[str, list[str]] = {}
+        self._open: list[str] = []
+        for p in patterns:
+            prefix = picomatch.literal_prefix(p)
+            if prefix:
+                self._by_prefix.setdefault(prefix, []).append(p)
+            else:
+                self._open.append(p)
+        self._prefixes = tuple(self._by_prefix)
+        self._open_regex: re.Pattern[str] | None = None
+
+    def _open_matches(self, path: str) -> bool:
+        if not self._open:
+            return False
+        if self._open_regex is None:
+            joined = "|".join(f"(?:{picomatch.python_source(p)})" for p in self._open)
+            try:
+                self._open_regex = re.compile(joined, re.ASCII)
+            except re.error:  # e.g. one group name in two patterns
+                return any(picomatch.matches(p, path) for p in self._open)
+        return self._open_regex.match(path) is not None
 
     def matches(self, path: str, status: str | None = "modified") -> bool:
         """Would a change of *status* to *path* trigger this filter?
@@ -104,10 +118,30 @@ class PathFilter:
         """
         if not path:
             return False
-        if self._combined is not None:
-            return self._combined.match(path) is not None
-        test = any if self.quantifier == "some" else all
-        return test(rule.matches(path, status) for rule in self.rules)
+        if not self._fast:
+            test = any if self.quantifier == "some" else all
+            return test(rule.matches(path, status) for rule in self.rules)
+        if path in self._texts or self._open_matches(path):
+            return True
+        if self._prefixes and path.startswith(self._prefixes):
+            for prefix, patterns in self._by_prefix.items():
+                if path.startswith(prefix) and any(picomatch.compile(p).match(path) for p in patterns):
+                    return True
+        return False
+
+    def any_match(self, changes: Iterable[tuple[str, str | None]]) -> bool:
+        """Does any (path, status) trigger the filter? One tight loop for should-run."""
+        if not self._fast:
+            return any(self.matches(path, status) for path, status in changes)
+        paths = [path for path, _ in changes if path]
+        if not self._texts.isdisjoint(paths):
+            return True
+        if self._open and any(map(self._open_matches, paths)):
+            return True
+        if self._prefixes:
+            prefixes = self._prefixes
+            return any(self.matches(p) for p in paths if p.startswith(prefixes))
+        return False
 
     def matching(self, paths: Sequence[tuple[str, str | None]]) -> list[str]:
         """The paths (with their statuses) this filter matches, in order."""

@@ -54,7 +54,7 @@ def command(gate: str, base: str | None, head: str, config_path: str | None) -> 
         answer = True
     else:
         changes = changed_files(base or _default_base(), head, cwd=cfg.root)
-        answer = any(path_filter.matches(c.path, c.status) for c in changes)
+        answer = path_filter.any_match((c.path, c.status) for c in changes)
     text = "true" if answer else "false"
     sys.stdout.write(text + "\n")
     if os.environ.get("GITHUB_ACTIONS") == "true" and os.environ.get("GITHUB_OUTPUT"):

@@ -290,7 +290,7 @@ def literal_prefix(body: str) -> str:
     a literal that a quantifier makes optional, and gives up on a top-level
     alternation.
     """
-    depth, i, in_class = 0, 0, False
+    depth, i, in_class, first_close = 0, 0, False, -1
     while i < len(body):
         c = body[i]
         if c == "\\":
@@ -304,9 +304,14 @@ def literal_prefix(body: str) -> str:
             depth += 1
         elif c == ")":
             depth -= 1
+            if depth == 0 and first_close < 0:
+                first_close = i
         elif c == "|" and depth == 0:
             return ""
         i += 1
+    if body.startswith("^(?:") and first_close == len(body) - 2 and body.endswith(")$"):
+        # picomatch's shortcut for slash-free patterns wraps its output once more.
+        return literal_prefix(body[4:-2])
     out: list[str] = []
     i = 0
     while i < len(body):

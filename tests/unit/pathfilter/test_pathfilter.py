@@ -36,12 +36,12 @@ def test_change_types() -> None:
     assert not f.matches("vendor/pin.txt", None)
 
 
-def test_combined_and_per_rule_paths_agree() -> None:
-    rules = ["src/**", "!**/*.md", "{a,b}/*.rs", "[!a]", "*(x|y).toml", "**/build.rs"]
-    paths = ["a/x.rs", "b/y.md", "README.md", "src/x", "!", "xy.toml", "lib/core/build.rs", ".github/ci.yml"]
+def test_indexed_and_per_rule_paths_agree() -> None:
+    rules = ["src/**", "!**/*.md", "{a,b}/*.rs", "[!a]", "*(x|y).toml", "**/build.rs", "./lib/*", "a.{1..2}"]
+    paths = ["a/x.rs", "b/y.md", "README.md", "src/x", "!", "xy.toml", "lib/core/build.rs", ".github/ci.yml",
+             "./lib/*", "lib/a", "src", "a.{1..2}", ".1", "a.1"]
     for quantifier in ("some", "every"):
         combined = PathFilter(rules, quantifier)
-        assert combined._combined is not None
         expect = [(any if quantifier == "some" else all)(matches(r, p) for r in rules) for p in paths]
         assert [combined.matches(p) for p in paths] == expect
 
@@ -59,3 +59,10 @@ def test_rules_matching_nothing() -> None:
 def test_bad_quantifier() -> None:
     with pytest.raises(ValueError, match="some"):
         PathFilter(["a"], quantifier="any")
+
+
+def test_any_match_agrees_with_matches() -> None:
+    for rules in (["src/**", "Cargo.lock"], ["**/build.rs", "!**/*.md"], ["vendor/**", "a.{1..2}"]):
+        f = PathFilter(rules)
+        for paths in (["docs/a.md"], ["src"], ["x/build.rs"], [".1"], ["Cargo.lock"], ["a/b.md", "vendor"], []):
+            assert f.any_match((p, "modified") for p in paths) == any(f.matches(p) for p in paths), (rules, paths)
