@@ -1,0 +1,75 @@
+"""Read the rerun triggers cargo recorded for each build-script run.
+
+Cargo keeps them in ``.fingerprint/<pkg>-<hash>/run-build-script-build-script-build.json``
+under ``"local"``: ``{"RerunIfChanged": {"output": "<profile>/build/<pkg>-<hash>/output",
+"paths": [...]}}`` (paths relative to the package directory) and
+``{"RerunIfEnvChanged": {"var": ..., "val": ...}}``. A script that printed no
+``rerun-if-*`` line gets a ``Precalculated`` entry instead and reruns on any
+change in its package.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+_HASHED = re.compile(r"^(?P<name>.+)-[0-9a-f]{16}$")
+RUN_RECORD = "run-build-script-build-script-build.json"
+
+
+@dataclass(frozen=True)
+class RerunRecord:
+    package: str  # package name, from the directory name
+    fingerprint_dir: Path
+    output_file: Path | None  # the build script's recorded stdout
+    changed_paths: tuple[str, ...]
+    env_vars: tuple[str, ...]
+    any_change: bool  # no rerun-if-* lines: any file in the package reruns it
+    mtime: float
+
+
+def package_of(dirname: str) -> str | None:
+    m = _HASHED.match(dirname)
+    return m.group("name") if m else None
+
+
+def read_run_record(path: Path, profile_root: Path) -> RerunRecord | None:
+    """Parse one fingerprint JSON; *profile_root* is the parent of ``<profile>/``."""
+    package = package_of(path.parent.name)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        mtime = path.stat().st_mtime
+    except (OSError, ValueError):
+        return None
+    if package is None or not isinstance(data, dict):
+        return None
+    paths: list[str] = []
+    env: list[str] = []
+    output: Path | None = None
+    any_change = True
+    for item in data.get("local") or []:
+        if not isinstance(item, dict):
+            continue
+        if "RerunIfChanged" in item:
+            any_change = False
+            rec = item["RerunIfChanged"]
+            paths += [str(p) for p in rec.get("paths") or []]
+            if rec.get("output"):
+                output = profile_root / rec["output"]
+        elif "RerunIfEnvChanged" in item:
+            any_change = False
+            env.append(str(item["RerunIfEnvChanged"].get("var")))
+    return RerunRecord(package, path.parent, output, tuple(paths), tuple(env), any_change, mtime)
+
+
+def run_records(target_dir: Path) -> list[RerunRecord]:
+    """Every build-script run record under *target_dir* (any profile, any triple)."""
+    records = []
+    for path in sorted(Path(target_dir).glob(f"**/.fingerprint/*/{RUN_RECORD}")):
+        # <profile_root>/<profile>/.fingerprint/<pkg>-<hash>/<file>
+        record = read_run_record(path, path.parents[3])
+        if record is not None:
+            records.append(record)
+    return records

@@ -1,0 +1,99 @@
+"""`linkgate surface [GATE]`: what can change a gate's link line, and why."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from linkgate import config as config_mod
+from linkgate.commands.options import config_option, format_options
+from linkgate.errors import EXIT_FINDING, UsageError
+from linkgate.report import Report, emit
+
+
+def _human(report: Report, console: Any) -> None:
+    from rich.markup import escape
+
+    doc = report.document
+    label = " (approximate)" if doc["approximate"] else ""
+    console.print(f"[bold]{doc['gate']}[/]: {doc['mode']} surface{label}", highlight=False)
+    for p in doc["paths"]:
+        console.print(f"  {escape(p['path'])}  [dim]{escape(p['why'])}[/]", highlight=False)
+    for e in doc["env"]:
+        console.print(f"  ${escape(e['var'])}  [dim]{escape(e['why'])}[/]", highlight=False)
+    for note in doc.get("notes", []):
+        console.print(f"  [yellow]note:[/] {escape(note)}", highlight=False)
+    for f in report.findings:
+        style = {"error": "bold red", "warning": "yellow", "note": "cyan"}[f.level]
+        console.print(f"[{style}]{f.level}[/] {escape(f.message)}", highlight=False)
+
+
+def _markdown(report: Report) -> str:
+    doc = report.document
+    lines = [f"### Surface of `{doc['gate']}` ({doc['mode']}{', approximate' if doc['approximate'] else ''})", ""]
+    lines += ["| path or variable | why |", "|---|---|"]
+    lines += [f"| `{p['path']}` | {p['why']} |" for p in doc["paths"]]
+    lines += [f"| `${e['var']}` | {e['why']} |" for e in doc["env"]]
+    lines += [""] + [f"- **{f.level}**: {f.message}" for f in report.findings]
+    return "\n".join(lines) + "\n"
+
+
+def _repo_top(root: Path) -> tuple[list[str], str]:
+    from linkgate import proc
+    from linkgate.gitdiff import tracked_files
+
+    top = Path(proc.run(["git", "rev-parse", "--show-toplevel"], cwd=root).stdout.strip())
+    rel = os.path.relpath(root.resolve(), top.resolve())
+    return tracked_files(top), "" if rel == "." else rel.replace(os.sep, "/") + "/"
+
+
+@click.command("surface")
+@click.argument("gate", required=False)
+@click.option("--build", "do_build", is_flag=True, help="Run the gate first, then read cargo's records.")
+@click.option("--static", "static_mode", is_flag=True, help="Scan build-script source; no build needed (approximate).")
+@click.option("--check-filter", is_flag=True, help="Report surface paths the gate's filter misses (exit 1) and dead rules.")
+@config_option
+@format_options
+def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: bool,
+            config_path: str | None, fmt: str, output: str | None) -> int:
+    """List the files and environment variables that can change what GATE links.
+
+    Built mode (default) reads the build-script records in the gate's target
+    directory; static mode reads build-script source.
+    """
+    from linkgate import staticscan, surface
+    from linkgate.filtercheck import check_filter as run_check
+    from linkgate.gatefilter import gate_filter
+
+    if do_build and static_mode:
+        raise UsageError("--build and --static exclude each other")
+    cfg = config_mod.load(config_path)
+    if gate is None and len(cfg.gates) != 1:
+        raise UsageError("several gates are configured: name one", hint="gates: " + ", ".join(g.name for g in cfg.gates))
+    selected = cfg.gate(gate) if gate else cfg.gates[0]
+    if not selected.is_cargo:
+        raise UsageError(f"gate {selected.name!r} runs a command, not cargo: linkgate cannot read its surface")
+    if do_build:
+        from linkgate.gaterun import run_gate
+
+        for linker in selected.linkers:
+            run_gate(cfg, selected, linker)
+    result = staticscan.static(cfg, selected) if static_mode else surface.built(cfg, selected)
+    document = {**result.to_dict(), "notes": result.notes}
+    report = Report("surface", document=document, human=_human, markdown=_markdown)
+    if check_filter:
+        path_filter = gate_filter(cfg, selected)
+        if path_filter is None:
+            raise UsageError(f"gate {selected.name!r} has no paths or paths-from: there is no filter to check")
+        files, prefix = _repo_top(cfg.root)
+        report.findings = run_check(result, path_filter, files, prefix)
+        document["findings"] = [
+            {"rule": f.rule, "level": f.level, "message": f.message} for f in report.findings
+        ]
+        if any(f.rule == "filter-misses-surface" for f in report.findings):
+            report.exit_code = EXIT_FINDING
+    emit(report, fmt, output)
+    return report.exit_code

@@ -1,0 +1,62 @@
+"""Check a path filter against a gate's surface (``surface --check-filter``, audit).
+
+A filter that misses a surface path lets a pull request change what the gate
+links with no job linking it: the cusolver story in the seed project. A rule
+that matches no file in the repository is usually a stale or misspelt path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from linkgate.pathfilter import PathFilter
+from linkgate.report import Finding
+from linkgate.surface import Surface
+
+MISSES = "filter-misses-surface"
+DEAD_RULE = "filter-rule-matches-nothing"
+OUTSIDE = "surface-outside-repository"
+
+
+def check_filter(
+    surface: Surface, path_filter: PathFilter, repo_files: Sequence[str], prefix: str = ""
+) -> list[Finding]:
+    """Findings for *path_filter* against *surface*.
+
+    *repo_files* are the repository's tracked files relative to its top
+    level (what paths-filter sees); *prefix* is the configuration root
+    relative to that top level (``""`` when they are the same directory).
+    """
+    name = path_filter.name or surface.gate
+    findings: list[Finding] = []
+    for entry in surface.paths:
+        if entry.outside:
+            findings.append(Finding(
+                OUTSIDE, "note", f"{entry.path}: {entry.why}; outside the repository, no path filter sees it",
+                hint="vendor or pin it inside the repository so a change shows in pull requests",
+            ))
+            continue
+        if entry.path.endswith("/**") or entry.path == "**":
+            directory = prefix + entry.path[:-3] if entry.path != "**" else prefix.rstrip("/")
+            under = [f for f in repo_files if f.startswith(directory + "/") or not directory]
+            missed = [f for f in (under or [f"{directory}/any-file"]) if not path_filter.matches(f)]
+            if missed:
+                count = f" ({len(missed)} of {len(under)} tracked files, e.g. {missed[0]})" if under else ""
+                findings.append(_miss(entry.path + count, entry.why, name, entry.path))
+            continue
+        if not path_filter.matches(prefix + entry.path):
+            findings.append(_miss(entry.path, entry.why, name, entry.path))
+    for rule in path_filter.rules_matching_nothing(repo_files):
+        findings.append(Finding(
+            DEAD_RULE, "warning", f"filter {name}: rule {rule} matches no file in the repository",
+            hint="fix or remove the rule; paths are relative to the repository root",
+        ))
+    return findings
+
+
+def _miss(shown: str, why: str, name: str, path: str) -> Finding:
+    return Finding(
+        MISSES, "error", f"{shown}: {why}; not matched by filter {name}",
+        file=None if path.endswith("/**") else path,
+        hint=f"add '{path}' to the filter {name}",
+    )
