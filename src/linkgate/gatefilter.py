@@ -9,6 +9,7 @@ loader and nothing heavier.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -26,10 +27,12 @@ def _loader() -> Any:
     class Loader(base):  # type: ignore[misc, valid-type]
         """YAML 1.2 booleans only: js-yaml (paths-filter) reads `on`/`yes` as text."""
 
+    bool_tag = "tag:yaml.org,2002:bool"
     Loader.yaml_implicit_resolvers = {
-        key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool" or rx.match("true")]
+        key: [(tag, rx) for tag, rx in resolvers if tag != bool_tag]
         for key, resolvers in base.yaml_implicit_resolvers.items()
     }
+    Loader.add_implicit_resolver(bool_tag, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
     return Loader
 
 

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from linkgate.cargo.fingerprint import read_run_record
+from linkgate.filtercheck import DEAD_RULE, MISSES, OUTSIDE, check_filter
+from linkgate.pathfilter import PathFilter
+from linkgate.staticscan import scan_source
+from linkgate.surface import Surface, relative
+
+
+def test_fingerprint_record(tmp_path: Path) -> None:
+    d = tmp_path / "debug" / ".fingerprint" / "dep-c29ed06d05ed14fb"
+    d.mkdir(parents=True)
+    f = d / "run-build-script-build-script-build.json"
+    f.write_text(json.dumps({"local": [
+        {"RerunIfChanged": {"output": "debug/build/dep-1/output", "paths": ["../vendor/pin.txt", "native"]}},
+        {"RerunIfEnvChanged": {"var": "DEP_MATH_DIR", "val": None}},
+    ]}))
+    rec = read_run_record(f, tmp_path)
+    assert rec is not None
+    assert (rec.package, rec.changed_paths, rec.env_vars, rec.any_change) == (
+        "dep", ("../vendor/pin.txt", "native"), ("DEP_MATH_DIR",), False)
+    assert rec.output_file == tmp_path / "debug/build/dep-1/output"
+
+
+def test_fingerprint_without_rerun_lines_means_any_change(tmp_path: Path) -> None:
+    d = tmp_path / "debug" / ".fingerprint" / "foo-bar-0123456789abcdef"
+    d.mkdir(parents=True)
+    (d / "r.json").write_text(json.dumps({"local": [{"Precalculated": "1"}]}))
+    rec = read_run_record(d / "r.json", tmp_path)
+    assert rec is not None and rec.package == "foo-bar" and rec.any_change
+
+
+def test_scan_source_literals() -> None:
+    src = '''
+        println!("cargo:rerun-if-changed=../vendor/pin.txt");
+        println!("cargo::rerun-if-env-changed=CUDA_HOME");
+        println!("cargo:rustc-link-lib=dylib=cusolver");
+        println!("cargo:rustc-link-search=native={}", dir.display());
+        println!("cargo:warning=hello");
+    '''
+    links, paths, env = scan_source(src)
+    assert links == [("rustc-link-lib", "dylib=cusolver"), ("rustc-link-search", "native=")]
+    assert (paths, env) == (["../vendor/pin.txt"], ["CUDA_HOME"])
+
+
+def test_relative(tmp_path: Path) -> None:
+    assert relative(tmp_path, tmp_path / "dep" / ".." / "vendor" / "pin.txt") == ("vendor/pin.txt", False)
+    assert relative(tmp_path, tmp_path / "native", directory=True) == ("native/**", False)
+    assert relative(tmp_path / "ws", tmp_path / "elsewhere") == ((tmp_path / "elsewhere").as_posix(), True)
+
+
+def test_check_filter_findings() -> None:
+    s = Surface("g", "built", False)
+    s.add_path("src/lib/core/build.rs", "build script of package core emits rustc-link-lib=dylib=cusolver")
+    s.add_path("third_party/**", "rerun-if-changed: ...")
+    s.add_path("/opt/cuda/include", "rerun-if-changed: ...", outside=True)
+    f = PathFilter(["build.rs", "third_party/a/**", "gone/**"], name="xla_link")
+    files = ["src/lib/core/build.rs", "third_party/a/x", "third_party/b/y", "build.rs"]
+    found = check_filter(s, f, files)
+    assert [(x.rule, x.message) for x in found] == [
+        (MISSES, "src/lib/core/build.rs: build script of package core emits rustc-link-lib=dylib=cusolver; "
+                 "not matched by filter xla_link"),
+        (MISSES, "third_party/** (1 of 2 tracked files, e.g. third_party/b/y): rerun-if-changed: ...; "
+                 "not matched by filter xla_link"),
+        (OUTSIDE, "/opt/cuda/include: rerun-if-changed: ...; outside the repository, no path filter sees it"),
+        (DEAD_RULE, "filter xla_link: rule gone/** matches no file in the repository"),
+    ]
+
+
+def test_check_filter_with_config_root_below_repository_top() -> None:
+    s = Surface("g", "built", False)
+    s.add_path("dep/build.rs", "why")
+    assert check_filter(s, PathFilter(["rust/dep/**"]), ["rust/dep/build.rs"], prefix="rust/") == []
