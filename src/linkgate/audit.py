@@ -12,7 +12,6 @@ Feature sets are compared exactly and across packages: linking
 from __future__ import annotations
 
 import functools
-import importlib
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -194,18 +193,14 @@ def _link_only_on_schedule(items: list[Classified]) -> Iterable[RawFinding]:
 
 
 def _filter_misses_surface(repo: Path, result: AuditResult) -> Iterable[RawFinding]:
-    """Paths filters on link jobs, checked against the causal surface when
-    ``linkgate.surface`` and ``linkgate.pathfilter`` are available."""
+    """Paths filters on link jobs, checked against the static causal surface."""
     filtered = [c for c in result.classified if c.links and c.trigger.paths_filter is not None]
     if not filtered:
         return []
-    try:
-        surfacecheck = importlib.import_module("linkgate.workflows.surfacecheck")
-    except ImportError:
-        result.skipped_checks.append("filter-misses-surface: surface analysis is not available in this build")
-        return []
-    found: list[RawFinding] = surfacecheck.misses(repo, filtered)
-    return found
+    # Imported here: it runs cargo metadata, which audits without filters never need.
+    from linkgate.workflows import surfacecheck
+
+    return surfacecheck.misses(repo, filtered)
 
 
 def _shared_target_dir(items: list[Classified]) -> Iterable[RawFinding]:

@@ -97,14 +97,12 @@ def test_unknown_expressions_are_kept_and_noted(audit_repo: Callable[..., AuditR
     assert rules(res) == [("unresolved", ".github/workflows/ci.yml", 6, "${{ inputs.f }}")]
 
 
-def test_filter_surface_check_is_reported_as_skipped_until_available(audit_repo: Callable[..., AuditResult]) -> None:
-    import importlib.util
-
+def test_filter_surface_check_without_a_manifest_is_a_note(audit_repo: Callable[..., AuditResult]) -> None:
     wf = (PR + "jobs:\n  link:\n    runs-on: ubuntu-latest\n    steps:\n"
           "      - uses: dorny/paths-filter@v3\n        id: f\n        with:\n          filters: |\n"
           "            core: ['src/**']\n      - if: steps.f.outputs.core == 'true'\n        run: cargo build\n")
     res = audit_repo({"ci.yml": wf})
     [inv] = res.classified
     assert inv.trigger.paths_filter is not None and inv.trigger.paths_filter.filter == "core"
-    available = importlib.util.find_spec("linkgate.workflows.surfacecheck") is not None
-    assert bool(res.skipped_checks) is not available
+    assert res.skipped_checks == []
+    assert rules(res) == [("unresolved", ".github/workflows/ci.yml", 12, "core")]
