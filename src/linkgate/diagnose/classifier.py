@@ -24,6 +24,8 @@ CHUNK = 1 << 20
 # garbage costs no more memory than a chunk. A trigger word that straddles a
 # cut is missed; real linker messages are far shorter.
 MAX_LINE = 1 << 20
+# The longest text the signatures are run on.
+MAX_MATCH = 8192
 # Lines kept around a hit, so "in function" (before) and ">>>" (after) are seen.
 _AFTER = 3
 
@@ -66,10 +68,20 @@ class Classifier:
         self._last_pos, self._last_text = (lineno, offset), text
         if not text or is_command_line(text):
             return
+        hit = next((i for t in sig.TRIGGERS if (i := text.find(t)) != -1), -1)
+        if len(text) > MAX_MATCH:
+            # Several signatures scan `\S+` unanchored, quadratic on a long
+            # run of non-space; real messages are short, so look near the hit.
+            start = max(0, hit - MAX_MATCH // 4)
+            text = text[start:start + MAX_MATCH]
+            self._last_text = text
         family = sig.family_of(text)
         if family:
             self._family = family
         if adjacent and self._continue(text):
+            return
+        if hit == -1:
+            self._last_key = None
             return
         self._match(lineno, text, prev, family)
 

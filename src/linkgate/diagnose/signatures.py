@@ -20,6 +20,8 @@ TRIGGERS: tuple[str, ...] = (
     "ndefined",  # undefined reference / undefined symbol / Undefined symbols
     "ld:",  # /usr/bin/ld:, ld.lld:, rust-lld:, mold:, ld64's ld:
     "cannot find",
+    "referenced from",
+    "DSO missing",
     "not found",
     "find library",
     "multiple definition",
