@@ -37,7 +37,7 @@ def command(file: str, fmt: str, output: str | None) -> int:
         source = file
     report = build_report(diags, source)
     emit(report, fmt, output)
-    return report.exit_code
+    return int(report.exit_code)
 
 
 def build_report(diags: list[Any], source: str | None) -> Any:
