@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -234,7 +234,9 @@ class _Validator:
     def fail(self, message: str, line: int | None, key: str, hint: str | None = None) -> ConfigError:
         return ConfigError(message, file=str(self.path), line=line, key=self.prefix + key, hint=hint)
 
-    def check_keys(self, table: Mapping[str, Any], schema: Mapping[str, str], where: str, line_of: Any) -> None:
+    def check_keys(
+        self, table: Mapping[str, Any], schema: Mapping[str, str], where: str, line_of: Callable[[str], int | None]
+    ) -> None:
         for key in table:
             if key not in schema:
                 hint = _did_you_mean(key, list(schema))
@@ -397,7 +399,9 @@ _GATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], seen: dict[str, int]) -> Gate:
-    line_of = lambda key: loc.gate(i, key)  # noqa: E731
+    def line_of(key: str) -> int | None:
+        return loc.gate(i, key)
+
     v.check_keys(raw, GATE_KEYS, f"gate[{i}]", line_of)
     where = f"gate[{i}]"
     if "name" not in raw:
@@ -507,7 +511,9 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
 def _build_control(
     v: _Validator, loc: _Locator, gi: int, ci: int, gate: str, raw: Mapping[str, Any]
 ) -> Control:
-    line_of = lambda key: loc.control(gi, ci, key)  # noqa: E731
+    def line_of(key: str) -> int | None:
+        return loc.control(gi, ci, key)
+
     where = f"gate.{gate}.control[{ci}]"
     v.check_keys(raw, CONTROL_KEYS, where, line_of)
     for key in ("name", "file"):
@@ -566,7 +572,9 @@ def _build_audit(v: _Validator, loc: _Locator, raw: Mapping[str, Any]) -> AuditC
             )
     ignores = []
     for j, item in enumerate(raw.get("ignore", [])):
-        line_of = lambda k, j=j: loc.table("audit.ignore", k, index=j)  # noqa: E731
+        def line_of(k: str, j: int = j) -> int | None:
+            return loc.table("audit.ignore", k, index=j)
+
         v.check_keys(item, AUDIT_IGNORE_KEYS, f"audit.ignore[{j}]", line_of)
         for key in ("finding", "reason"):
             if not item.get(key):
