@@ -264,7 +264,7 @@ def _diagnostics(lines: list[str], log: BuildLog) -> list[Any]:
         from linkgate.cargo.buildscript import read_build_script_output
     except ImportError:
         return diags
-    outputs = [read_build_script_output(Path(b.out_dir)) for b in log.build_scripts if b.out_dir]
+    outputs = [read_build_script_output(Path(b.out_dir), b.package_id) for b in log.build_scripts if b.out_dir]
     found = [o for o in outputs if o is not None]
     result: list[Any] = attach(diags, found)
     return result

@@ -79,8 +79,7 @@ def findings(r: GateResult) -> list[Finding]:
                 rule=d.kind,
                 level="error",
                 message=f"{r.gate} [{r.linker}]: {d.message}",
-                file=getattr(d, "build_script", None),
-                line=getattr(d, "build_script_line", None),
+                file=_relative(d.build_script),
                 hint=d.hint,
             )
         )
@@ -94,6 +93,16 @@ def findings(r: GateResult) -> list[Finding]:
             )
         )
     return out
+
+
+def _relative(path: str | None) -> str | None:
+    """Annotations want repository-relative paths; the working directory is the checkout."""
+    if not path:
+        return None
+    import os
+
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
 
 
 def case(r: GateResult) -> Case:
