@@ -11,6 +11,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	# An editable install is not byte-compiled, and PYTHONDONTWRITEBYTECODE may be
+	# set: compile once so every linkgate start-up does not recompile its modules.
+	$(BIN)/python -m compileall -q src
 	touch $@
 
 demo: venv

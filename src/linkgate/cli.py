@@ -77,12 +77,26 @@ def cli(ctx: click.Context) -> None:
 
 
 def _recover_interrupted() -> None:
-    """Restore any file a killed `prove` left mutated, before doing anything else."""
-    try:
-        from linkgate.journal import recover_at_startup
-    except ModuleNotFoundError:
-        return
-    recover_at_startup()
+    """Restore any file a killed `prove` left mutated, before doing anything else.
+
+    Only a few stat calls when there is no journal: the journal module (and
+    hashlib, signal handling) is imported only when one exists.
+    """
+    import os
+
+    here = os.getcwd()
+    while True:
+        if os.path.isfile(os.path.join(here, ".linkgate", "journal.json")):
+            from linkgate.journal import recover_at_startup
+
+            recover_at_startup()
+            return
+        if os.path.exists(os.path.join(here, ".git")):
+            return
+        parent = os.path.dirname(here)
+        if parent == here:
+            return
+        here = parent
 
 
 def main(argv: Sequence[str] | None = None) -> int:

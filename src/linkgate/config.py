@@ -8,7 +8,6 @@ no positions, so ``_Locator`` finds lines in the raw text itself.
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -145,6 +144,8 @@ TOP_KEYS = {"gate": "list[table]", "audit": "table"}
 
 
 def _did_you_mean(word: str, options: Sequence[str]) -> str | None:
+    import difflib
+
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f"did you mean {close[0]!r}?" if close else None
 

@@ -198,8 +198,6 @@ def _run_cargo(
 
 
 def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
-    from linkgate import diagnose
-
     result.units_compiled += sum(1 for a in log.artifacts if not a.fresh)
     result.build_scripts = [{"package_id": b.package_id, "out_dir": b.out_dir} for b in log.build_scripts]
     result.linked = [_linked(a) for a in log.linkable if not a.fresh]
@@ -209,6 +207,8 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
         result.messages.append(f"cargo was killed by signal {-rc}")
         return
     if log.link_errors:
+        from linkgate import diagnose
+
         result.verdict = LINK_FAILED
         result.failed_targets = sorted({f"{e.target} ({e.kind})" for e in log.link_errors})
         lines: list[str] = []

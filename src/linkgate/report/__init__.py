@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -57,6 +56,8 @@ def render(report: Report, fmt: str, console: Any | None = None) -> str:
 
 def write_atomic(path: str | Path, text: str) -> None:
     """Write via a temporary file in the same directory, then os.replace."""
+    import tempfile
+
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
