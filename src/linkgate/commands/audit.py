@@ -242,12 +242,9 @@ def _human(report: Any, console: Any) -> None:
     for label, cells in _exercise_rows(report):
         table.add_row(label, *(", ".join(cells[c]) or "[dim]-[/]" for c in EXERCISE_ORDER))
     console.print(table)
-    for f in report.findings:
-        where = f"{f.file}:{f.line}: " if f.file and f.line else (f"{f.file}: " if f.file else "")
-        style = {"error": "bold red", "warning": "yellow", "note": "cyan"}[f.level]
-        console.print(f"[{style}]{f.level}[/] {where}{f.message} [dim]({f.rule})[/]", highlight=False)
-        if f.hint:
-            console.print(f"  [dim]hint:[/] {f.hint}", highlight=False)
+    from linkgate.report.human import print_findings
+
+    print_findings(console, report.findings)
     for item in report.document["ignored"]:
         console.print(f"[dim]ignored {item['rule']} at {item['file']}:{item['line']}: {item['reason']}[/]",
                       highlight=False)
