@@ -46,10 +46,9 @@ def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None
     settled = settle(result.findings, config)
     report = _report(result, settled)
     emit(report, fmt, output)
-    if fmt != "github":
-        from linkgate import ci
+    from linkgate import ci
 
-        ci.annotate(report)
+    ci.annotate(report, fmt, output)
     return int(report.exit_code)
 
 

@@ -44,8 +44,7 @@ def command(
             progress.note(f"{o.name} [{o.linker}]: {o.outcome}")
     report = build_report(outcomes)
     emit(report, fmt, output)
-    if fmt != "github":
-        from linkgate import ci
+    from linkgate import ci
 
-        ci.annotate(report)
+    ci.annotate(report, fmt, output)
     return report.exit_code

@@ -57,8 +57,7 @@ def command(
         raise UsageError("no (gate, linker) pair selected", hint="check the gate names and --linker")
     report = build_report(results)
     emit(report, fmt, output)
-    if fmt != "github":
-        from linkgate import ci
+    from linkgate import ci
 
-        ci.annotate(report)
+    ci.annotate(report, fmt, output)
     return report.exit_code

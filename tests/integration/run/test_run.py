@@ -188,3 +188,15 @@ def test_github_actions_annotations_and_summary(demo_workspace, monkeypatch, cap
     assert rc == 1
     assert "::error" in out
     assert "link-failed" in summary.read_text() or "link" in summary.read_text()
+
+
+def test_github_actions_keeps_json_stdout_parseable(demo_workspace, monkeypatch, capsys, edit, tmp_path):
+    edit(demo_workspace / "build.rs", *DROP_UTIL)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    monkeypatch.chdir(demo_workspace)
+    rc = main(["run", "-q", "--linker", "default", "--format", "json"])
+    captured = capsys.readouterr()
+    assert rc == 1
+    assert json.loads(captured.out)["status"] == "fail"
+    assert "::error" in captured.err
