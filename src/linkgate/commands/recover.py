@@ -21,6 +21,14 @@ def command(repo: str | None, force: bool) -> int:
     if root is None:
         click.echo("linkgate: nothing to recover (no journal found)")
         return EXIT_OK
+    from linkgate.errors import LockHeld
+    from linkgate.journal import Repository
+
+    if not Repository(root).lock_is_free():
+        raise LockHeld(
+            f"a linkgate process is still running in {root} and holds the journal",
+            hint="it restores its files itself when it ends; run recover again if it was killed",
+        )
     restored = recover(root, force=force, announce=False)
     click.echo("linkgate: restored " + (", ".join(restored) if restored else "nothing; files were intact"))
     return EXIT_OK
