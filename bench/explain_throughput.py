@@ -9,6 +9,12 @@ Prints medians in MB/s, the ratio, and each child's peak RSS (os.wait4), for
 the full log and for a log a tenth the size, to show memory stays flat.
 
     .venv/bin/python bench/explain_throughput.py [--mb 200] [--runs 3]
+
+Measured on 2 shared x86_64 cores, median of 5 runs, 200 MB log:
+  one bytes.find pass per trigger (14):  ~98 MB/s, grep ~630 MB/s, ratio 0.16
+  one Aho-Corasick pass (ahocorasick-rs): ~270 MB/s, grep ~640 MB/s, ratio 0.42
+peak RSS ~19.5 MiB either way. On the 21 MB log the ratio is ~0.24: the
+interpreter's start-up (~0.1 s) weighs more there.
 """
 
 from __future__ import annotations

@@ -19,8 +19,6 @@ from linkgate.diagnose.rustc_notes import clean, is_command_line, lines_from_jso
 MAX_GROUPS = 200
 MAX_EXAMPLES = 5
 MAX_SEARCHED = 50
-# Large enough that per-chunk Python work vanishes; small enough that the
-# automaton's match list stays small on a log of nothing but trigger words.
 CHUNK = 1 << 20
 # A line longer than this is cut into pieces, so a megabyte line of binary
 # garbage costs no more memory than a chunk. A trigger word that straddles a
@@ -195,6 +193,8 @@ def _symbol(raw: str | None) -> str | None:
 # -- readers ------------------------------------------------------------------
 _TRIGGERS_STR = sig.TRIGGERS
 _TRIGGERS_BYTES = tuple(t.encode() for t in sig.TRIGGERS)
+_LONGEST = max(map(len, _TRIGGERS_BYTES))
+_WINDOW = 1 << 18
 
 
 def candidate_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
@@ -316,16 +316,20 @@ def _hit_lines_find(buf: bytes, start: int, end: int) -> list[int]:
 def _hit_lines_automaton(buf: bytes, start: int, end: int) -> list[int]:
     """The same, in one pass of an Aho-Corasick automaton (Rust, SIMD prefilter)."""
     assert _AUTOMATON is not None
-    with memoryview(buf) as whole, whole[start:end] as window:
-        matches = _AUTOMATON.find_matches_as_indexes(window)
     starts: list[int] = []
     line_stop = -1
-    for _, at, _ in matches:  # in order; a trigger never spans a newline
-        at += start
-        if at < line_stop:
-            continue
-        starts.append(buf.rfind(b"\n", start, at) + 1 or start)
-        line_stop = _line_end(buf, at, end)
+    # Windows overlap by a trigger's length; each match list stays small even
+    # on a log of nothing but trigger words.
+    for first in range(start, end, _WINDOW):
+        last = min(end, first + _WINDOW + _LONGEST - 1)
+        with memoryview(buf) as whole, whole[first:last] as window:
+            matches = _AUTOMATON.find_matches_as_indexes(window)
+        for _, at, _ in matches:  # in order; a trigger never spans a newline
+            at += first
+            if at < line_stop:
+                continue
+            starts.append(buf.rfind(b"\n", start, at) + 1 or start)
+            line_stop = _line_end(buf, at, end)
     return starts
 
 
