@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from linkgate import __version__
-from linkgate.errors import EXIT_ERROR, EXIT_USAGE, LinkgateError
+from linkgate.errors import EXIT_ERROR, EXIT_USAGE, Interrupted, LinkgateError
 
 # verb -> (module, one-line help). Keep the help here so `--help` imports nothing.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -118,6 +118,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _print_error("interrupted")
         return 130
+    except Interrupted as exc:
+        import signal
+
+        _print_error(f"interrupted by {signal.Signals(exc.signum).name}; mutated files were restored")
+        return exc.return_code
     except BrokenPipeError:
         return EXIT_ERROR
     if rv is None:

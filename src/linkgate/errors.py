@@ -98,3 +98,21 @@ class RecoveryError(LinkgateError):
     """A journal exists but the file cannot be restored safely."""
 
     return_code = EXIT_ERROR
+
+
+class Interrupted(BaseException):
+    """A signal (SIGINT, SIGTERM, SIGHUP) stopped a run that mutates files.
+
+    Raised instead of KeyboardInterrupt while files are journalled: CPython
+    3.11 remembers a KeyboardInterrupt that escapes any exec() (dataclasses
+    and lazy imports run some) and then kills itself with SIGINT at exit even
+    after it was handled, which would hide the documented exit status.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def return_code(self) -> int:
+        return 128 + self.signum

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from linkgate.errors import LockHeld, RecoveryError
+from linkgate.errors import Interrupted, LockHeld, RecoveryError
 
 STATE_DIR = ".linkgate"
 JOURNAL = "journal.json"
@@ -216,16 +216,14 @@ def signals_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-class Terminated(BaseException):
-    """Raised in the main thread on SIGTERM/SIGHUP so ``finally`` blocks restore."""
-
-
 @contextmanager
 def terminate_as_exception() -> Iterator[None]:
-    def handler(signum: int, frame: Any) -> None:
-        raise Terminated(signum)
+    """Turn SIGINT, SIGTERM and SIGHUP into Interrupted so ``finally`` blocks restore."""
 
-    old = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGHUP)}
+    def handler(signum: int, frame: Any) -> None:
+        raise Interrupted(signum)
+
+    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         yield
     finally:

@@ -17,7 +17,7 @@ from linkgate import controls, layout
 from linkgate.config import Config, Gate
 from linkgate.errors import UsageError
 from linkgate.gaterun import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult, run_gate
-from linkgate.journal import Repository, Terminated, signals_deferred, terminate_as_exception
+from linkgate.journal import Repository, signals_deferred, terminate_as_exception
 
 CAUGHT = "caught"
 NOT_REPRODUCED = "not-reproduced"
@@ -121,7 +121,10 @@ def _prove_one(
     entry = None
     blind: dict[str, bool] = {}
     try:
-        entry = repo.mutate(p.rel_path, p.mutated)
+        # Journal and mutation as one step a signal cannot split: afterwards
+        # `entry` is set exactly when the file holds the mutated bytes.
+        with signals_deferred():
+            entry = repo.mutate(p.rel_path, p.mutated)
         for ln, out in results.items():
             phase(f"{control.name} [{ln}]: building with the defect in place")
             out.mutated, blind[ln] = _real_run(config, gate, ln, package, out.notes, on_build)
@@ -199,4 +202,4 @@ def _expectation_problem(control: Any, res: GateResult) -> str | None:
     return None
 
 
-__all__ = ["prove", "ControlOutcome", "Terminated", "judge"]
+__all__ = ["prove", "ControlOutcome", "judge"]

@@ -85,9 +85,11 @@ def test_sigterm_mid_run_restores_before_exit(fast_repo):
     proc = start(root, "prove", "-q")
     wait_mutated(root, original)
     os.kill(proc.pid, signal.SIGTERM)
-    proc.communicate(timeout=30)
-    assert proc.returncode != 0
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143, err
+    assert "interrupted by SIGTERM" in err
     assert sha(lib) == original
+    assert not (root / ".linkgate" / "journal.json").exists()
 
 
 def test_second_concurrent_prove_refuses_and_mutates_nothing(fast_repo):
