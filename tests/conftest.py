@@ -25,3 +25,4 @@ def edit() -> Callable[[Path, str, str], None]:
         path.write_text(text.replace(old, new, 1))
 
     return _edit
+

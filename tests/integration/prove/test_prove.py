@@ -30,10 +30,18 @@ delete = '^// names them on the link line'
 """
 
 
+SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "src/linkgate/data/schemas/prove-1.json").read_text())
+
+
 def prove_json(root: Path, monkeypatch, capsys, *args: str) -> tuple[int, dict]:
+    """Run in-process; every document must validate against the shipped schema."""
+    import jsonschema
+
     monkeypatch.chdir(root)
     rc = main(["prove", "-q", "--format", "json", *args])
-    return rc, json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)
+    jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
+    return rc, doc
 
 
 def test_dso_missing_control_is_caught_under_gnu_ld_and_file_is_identical(demo_workspace, monkeypatch, capsys):

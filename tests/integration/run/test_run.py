@@ -16,11 +16,18 @@ DROP_UTIL = ('    "-lnutil",\n', "")
 SWAP_ORDER = ('    "-lcore",\n    "-lnutil",\n', '    "-lnutil",\n    "-lcore",\n')
 
 
+SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "src/linkgate/data/schemas/run-1.json").read_text())
+
+
 def run_json(ws: Path, *args: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
+    """Run in-process; every document must validate against the shipped schema."""
+    import jsonschema
+
     monkeypatch.chdir(ws)
     rc = main(["run", "-q", "--format", "json", *args])
-    out = capsys.readouterr().out
-    return rc, json.loads(out)
+    doc = json.loads(capsys.readouterr().out)
+    jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
+    return rc, doc
 
 
 def set_linkers(ws: Path, linkers: list[str]) -> None:
