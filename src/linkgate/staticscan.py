@@ -10,7 +10,6 @@ all: the result is labelled approximate.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from linkgate import layout
 from linkgate.cargo import graph as cargo_graph

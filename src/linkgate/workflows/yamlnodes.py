@@ -64,8 +64,6 @@ def line_of(value: Any, default: int = 0) -> int:
 
 def load_file(path: Path) -> Any:
     """Parse *path*; raise YamlError with the line libyaml complains about."""
-    import yaml
-
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:

@@ -1,0 +1,195 @@
+"""Reading TOML with positions: tomllib keeps none, so lines are found in the raw text.
+
+Shared by every configuration reader: locate a table or key, check value
+types against a schema of tags, and suggest the key a user probably meant.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from linkgate.errors import ConfigError
+
+
+def did_you_mean(word: str, options: Sequence[str]) -> str | None:
+    import difflib
+
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+class Locator:
+    """Find the line of a table header or key in the raw TOML text."""
+
+    _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+
+    def __init__(self, text: str, prefix: str) -> None:
+        self.lines = text.splitlines()
+        self.prefix = prefix
+        self.headers: list[tuple[int, str]] = []
+        for no, line in enumerate(self.lines, start=1):
+            m = self._HEADER.match(line)
+            if m:
+                name = re.sub(r"\s*\.\s*", ".", m.group(1)).replace('"', "")
+                self.headers.append((no, name))
+
+    def _nth_header(self, name: str, n: int, after: int = 0, before: int | None = None) -> int | None:
+        full = self.prefix + name
+        count = 0
+        for no, header in self.headers:
+            if no <= after or (before is not None and no >= before):
+                continue
+            if header == full:
+                if count == n:
+                    return no
+                count += 1
+        return None
+
+    def _section_end(self, start: int) -> int:
+        for no, _ in self.headers:
+            if no > start:
+                return no
+        return len(self.lines) + 1
+
+    def _gate_span(self, index: int) -> tuple[int, int] | None:
+        start = self._nth_header("gate", index)
+        if start is None:
+            return None
+        nxt = self._nth_header("gate", 0, after=start)
+        return start, (nxt if nxt is not None else len(self.lines) + 1)
+
+    def key_line(self, start: int, end: int, key: str) -> int | None:
+        pat = re.compile(rf'^\s*"?{re.escape(key)}"?\s*=')
+        for no in range(start + 1, min(end, len(self.lines) + 1)):
+            if pat.match(self.lines[no - 1]):
+                return no
+        return None
+
+    def gate(self, index: int, key: str | None = None) -> int | None:
+        span = self._gate_span(index)
+        if span is None:
+            return None
+        start, end = span
+        if key is None:
+            return start
+        return self.key_line(start, self._section_end(start), key) or start
+
+    def control(self, gate_index: int, index: int, key: str | None = None) -> int | None:
+        span = self._gate_span(gate_index)
+        if span is None:
+            return None
+        start = self._nth_header("gate.control", index, after=span[0], before=span[1])
+        if start is None:
+            return self.gate(gate_index, "control")
+        if key is None:
+            return start
+        return self.key_line(start, self._section_end(start), key) or start
+
+    def table(self, name: str, key: str | None = None, index: int | None = None) -> int | None:
+        start = self._nth_header(name, index or 0)
+        if start is None:
+            return None
+        if key is None:
+            return start
+        return self.key_line(start, self._section_end(start), key) or start
+
+
+class Validator:
+    def __init__(self, path: Path, locator: Locator, prefix: str) -> None:
+        self.path = path
+        self.loc = locator
+        self.prefix = prefix
+
+    def fail(self, message: str, line: int | None, key: str, hint: str | None = None) -> ConfigError:
+        return ConfigError(message, file=str(self.path), line=line, key=self.prefix + key, hint=hint)
+
+    def check_keys(
+        self, table: Mapping[str, Any], schema: Mapping[str, str], where: str, line_of: Callable[[str], int | None]
+    ) -> None:
+        for key in table:
+            if key not in schema:
+                hint = did_you_mean(key, list(schema))
+                if hint is None and "_" in key and key.replace("_", "-") in schema:
+                    hint = f"keys are kebab-case: did you mean {key.replace('_', '-')!r}?"
+                raise self.fail(
+                    f"unknown key {key!r}",
+                    line_of(key),
+                    f"{where}.{key}" if where else key,
+                    hint=hint or "allowed keys: " + ", ".join(schema),
+                )
+        for key, value in table.items():
+            tag = schema[key]
+            if not _type_ok(value, tag):
+                raise self.fail(
+                    f"expected {_describe(tag)}, got {_describe_value(value)}",
+                    line_of(key),
+                    f"{where}.{key}" if where else key,
+                )
+
+
+def _type_ok(value: Any, tag: str) -> bool:
+    if tag == "str":
+        return isinstance(value, str)
+    if tag == "bool":
+        return isinstance(value, bool)
+    if tag == "list[str]":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if tag == "table[str]":
+        return isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+    if tag == "table":
+        return isinstance(value, dict)
+    if tag == "list[table]":
+        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+    raise AssertionError(tag)
+
+
+def _describe(tag: str) -> str:
+    return {
+        "str": "a string",
+        "bool": "true or false",
+        "list[str]": "a list of strings",
+        "table[str]": "a table of strings",
+        "table": "a table",
+        "list[table]": "an array of tables ([[...]])",
+    }[tag]
+
+
+def _describe_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, list):
+        return "a list" + (" containing a non-string" if value else "")
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__
+
+
+def parse_toml(path: Path) -> tuple[dict[str, Any], str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read configuration: {exc.strerror}", file=str(path)) from exc
+    except UnicodeDecodeError:
+        raise ConfigError("configuration is not valid UTF-8", file=str(path)) from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        line = int(m.group(1)) if m else None
+        if line is None and "end of document" in msg:
+            line = max(1, len(text.splitlines()))
+        reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", msg)
+        if m:
+            reason += f" (column {m.group(2)})"
+        raise ConfigError(
+            f"invalid TOML: {reason}", file=str(path), line=line, hint="fix the TOML syntax and retry"
+        ) from None
