@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from linkgate import layout, linkers, proc
+from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
 from linkgate.config import Config, Gate
 from linkgate.errors import LinkgateError
@@ -171,12 +172,12 @@ def _run_cargo(
                 "this pass is not proven (run without --no-force-link to relink)"
             )
         return
-    victim = _cheapest([a for a in log.linkable if a.fresh])
+    victim = relink.cheapest([a for a in log.linkable if a.fresh])
     if victim is None:
         result.verdict = ERROR
         result.messages.append("every unit was fresh and none has an executable linkgate could relink")
         return
-    deps_file = deps_output(victim)
+    deps_file = relink.deps_output(victim)
     if deps_file is None:
         result.verdict = ERROR
         result.messages.append(f"cannot find the deps/ file behind {victim.output}; cannot force a relink")
@@ -307,55 +308,6 @@ def _run_command(
 
 def _linked(a: Artifact) -> LinkedArtifact:
     return LinkedArtifact(target=a.target, kind="test" if a.test else a.kind, path=a.output or "", test=a.test)
-
-
-def _cheapest(candidates: list[Artifact]) -> Artifact | None:
-    """The smallest linked output: a proxy for the unit that relinks fastest."""
-    sized = []
-    for a in candidates:
-        out = a.output
-        if out and os.path.exists(out):
-            sized.append((os.path.getsize(out), a.target, a))
-    sized.sort(key=lambda t: (t[0], t[1]))
-    return sized[0][2] if sized else None
-
-
-def deps_output(a: Artifact) -> Path | None:
-    """The file in ``deps/`` that cargo's fingerprint tracks for this unit.
-
-    Cargo uplifts binaries to ``<profile>/<name>`` as a hard link (or copy) of
-    ``<profile>/deps/<name>-<hash>``; deleting the uplifted copy relinks
-    nothing (cargo restores it), deleting the deps file relinks exactly it.
-    """
-    out = a.output
-    if not out:
-        return None
-    path = Path(out)
-    if path.parent.name == "deps":
-        return path
-    deps = path.parent / "deps"
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    stem = path.name.split(".", 1)[0].replace("-", "_")
-    candidates = []
-    for child in deps.iterdir() if deps.is_dir() else ():
-        name = child.name.replace("-", "_")
-        if not name.startswith(stem + "_"):
-            continue
-        try:
-            cst = child.stat()
-        except OSError:
-            continue
-        if (cst.st_ino, cst.st_dev) == (st.st_ino, st.st_dev):
-            return child
-        if cst.st_size == st.st_size and child.suffix == path.suffix:
-            candidates.append(child)
-    for child in candidates:
-        if child.read_bytes() == path.read_bytes():
-            return child
-    return None
 
 
 def _tail(text: str, n: int = 15) -> str:
