@@ -56,7 +56,7 @@ def _dur(o: ControlOutcome) -> float:
 
 
 def render_human(report: Report, console: Any) -> None:
-    from rich.markup import escape
+    from linkgate.console import escape
 
     for c in report.document["controls"]:
         style = _STYLE.get(c["outcome"], "bold")

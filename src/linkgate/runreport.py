@@ -118,7 +118,7 @@ def case(r: GateResult) -> Case:
 
 
 def render_human(report: Report, console: Any) -> None:
-    from rich.markup import escape
+    from linkgate.console import escape
 
     for item in report.document["results"]:
         r = _Row(item)

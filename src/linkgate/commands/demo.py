@@ -67,7 +67,7 @@ def _check_passes_on_defect(cfg: object, ws: Path, out: object) -> bool:
 @click.option("--keep", is_flag=True, help="Keep the temporary workspace and print its path.")
 def command(keep: bool) -> int:
     """Run linkgate on an embedded example workspace (needs cargo, cc, ar; no network)."""
-    from rich.markup import escape
+    from linkgate.console import escape
 
     from linkgate import config as config_mod
     from linkgate import proc

@@ -72,7 +72,7 @@ def build_report(diags: list[Any], source: str | None) -> Any:
 
 
 def _human(report: Any, console: Any) -> None:
-    from rich.markup import escape
+    from linkgate.console import escape
 
     diags = report.document["diagnostics"]
     for d in diags:

@@ -15,7 +15,7 @@ from linkgate.report import Report, emit
 
 
 def _human(report: Report, console: Any) -> None:
-    from rich.markup import escape
+    from linkgate.console import escape
 
     doc = report.document
     label = " (approximate)" if doc["approximate"] else ""

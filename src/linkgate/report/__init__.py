@@ -80,11 +80,12 @@ def emit(report: Report, fmt: str, output: str | None) -> None:
         render(report, "human", stdout_console())
         return
     if fmt == "human":
-        from rich.console import Console
         import io
 
+        from linkgate.console import PlainConsole
+
         buf = io.StringIO()
-        render(report, "human", Console(file=buf, no_color=True, width=100))
+        render(report, "human", PlainConsole(buf))
         text = buf.getvalue()
     else:
         text = render(report, fmt)

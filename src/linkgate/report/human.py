@@ -23,7 +23,7 @@ def render(report: Report, console: Any | None = None) -> str:
 
 def print_findings(console: Any, findings: Iterable[Finding]) -> None:
     """One line per finding (level, file:line, message, rule), then its hint."""
-    from rich.markup import escape
+    from linkgate.console import escape
 
     for f in findings:
         where = f"{f.file}:{f.line}: " if f.file and f.line else (f"{f.file}: " if f.file else "")
