@@ -57,7 +57,6 @@ class GateResult:
     diagnostics: list[Any] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    build_scripts: list[dict[str, str]] = field(default_factory=list)
     units_compiled: int = 0
     duration_s: float = 0.0
 
@@ -186,11 +185,9 @@ def _run_cargo(
         progress(f"relinking {victim.target} to prove the link", None)
     deps_file.unlink()
     log2, rc2, stderr2 = _build(argv, cwd, env, progress)
-    result.up_to_date = []
     _judge(result, log2, rc2, stderr2)
     result.forced_relink = True
-    relinked = [a for a in log2.linkable if not a.fresh]
-    if result.verdict == LINKED and not relinked:
+    if result.verdict == LINKED and not result.linked:
         result.verdict = ERROR
         result.proven = False
         result.messages.append(
@@ -200,7 +197,6 @@ def _run_cargo(
 
 def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
     result.units_compiled += sum(1 for a in log.artifacts if not a.fresh)
-    result.build_scripts = [{"package_id": b.package_id, "out_dir": b.out_dir} for b in log.build_scripts]
     result.linked = [_linked(a) for a in log.linkable if not a.fresh]
     result.up_to_date = [_linked(a) for a in log.linkable if a.fresh]
     if rc < 0:

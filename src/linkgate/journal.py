@@ -182,6 +182,26 @@ class Repository:
         write_bytes_atomic(path, mutated, entry.mode)
         return entry
 
+    @contextmanager
+    def locked(self) -> Iterator[Repository]:
+        self.lock()
+        try:
+            yield self
+        finally:
+            self.unlock()
+
+    @contextmanager
+    def mutated(self, rel: str, data: bytes) -> Iterator[Entry]:
+        """Hold *rel* mutated for the body; journal, mutate and restore are each
+        one step a signal cannot split, and the restore always runs."""
+        with signals_deferred():
+            entry = self.mutate(rel, data)
+        try:
+            yield entry
+        finally:
+            with signals_deferred():
+                self.restore([entry])
+
     def restore(self, entries: list[Entry], *, force: bool = False) -> list[str]:
         """Put every journalled file back; return what was restored. Idempotent."""
         restored = []

@@ -17,7 +17,7 @@ from linkgate import controls, layout
 from linkgate.config import Config, Gate
 from linkgate.errors import UsageError
 from linkgate.gaterun import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult, run_gate
-from linkgate.journal import Repository, signals_deferred, terminate_as_exception
+from linkgate.journal import Repository, terminate_as_exception
 
 CAUGHT = "caught"
 NOT_REPRODUCED = "not-reproduced"
@@ -95,11 +95,9 @@ def prove(
     on_build: Callable[[str, Any], None] | None = None,
 ) -> list[ControlOutcome]:
     selected = select(config, gates, names)
-    repo = Repository(config.root)
-    # Lock before reading the files: another prove may have one mutated right now.
-    repo.lock()
     outcomes: list[ControlOutcome] = []
-    try:
+    # Lock before reading the files: another prove may have one mutated right now.
+    with Repository(config.root).locked() as repo:
         plans = [controls.plan(config, g, c) for g, c in selected]
         if not allow_dirty:
             for p in plans:
@@ -107,8 +105,6 @@ def prove(
         with terminate_as_exception():
             for p in plans:
                 outcomes.extend(_prove_one(config, repo, p, phase, on_build))
-    finally:
-        repo.unlock()
     return outcomes
 
 
@@ -118,20 +114,11 @@ def _prove_one(
     gate, control = p.gate, p.control
     package = controls.package_of(config, p.rel_path) if gate.is_cargo else None
     results = {ln: ControlOutcome(control.name, gate.name, ln, p.rel_path, p.diff()) for ln in gate.linkers}
-    entry = None
     blind: dict[str, bool] = {}
-    try:
-        # Journal and mutation as one step a signal cannot split: afterwards
-        # `entry` is set exactly when the file holds the mutated bytes.
-        with signals_deferred():
-            entry = repo.mutate(p.rel_path, p.mutated)
+    with repo.mutated(p.rel_path, p.mutated):
         for ln, out in results.items():
             phase(f"{control.name} [{ln}]: building with the defect in place")
             out.mutated, blind[ln] = _real_run(config, gate, ln, package, out.notes, on_build)
-    finally:
-        if entry is not None:
-            with signals_deferred():
-                repo.restore([entry])
     for ln, out in results.items():
         phase(f"{control.name} [{ln}]: building the restored tree")
         out.restored, _ = _real_run(

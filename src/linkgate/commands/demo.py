@@ -6,10 +6,14 @@ import shutil
 import tempfile
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from linkgate.errors import EXIT_ERROR, EXIT_OK
+
+if TYPE_CHECKING:
+    from linkgate.config import Config
 
 # Two negative controls, in the spirit of the seed issue: drop a library that
 # must follow the archives, and put two archives in the wrong order.
@@ -41,25 +45,16 @@ def _copy_workspace(dest: Path) -> None:
     proc.run(["git", "-C", str(dest), *ident, "commit", "-qm", "demo workspace"])
 
 
-def _check_passes_on_defect(cfg: object, ws: Path, out: object) -> bool:
+def _check_passes_on_defect(cfg: Config, ws: Path, out: Any) -> bool:
     """Show that cargo check is green on the first defect (journalled like prove)."""
     from linkgate import controls, proc
-    from linkgate.journal import Repository, signals_deferred
+    from linkgate.journal import Repository
 
-    gate = cfg.gate("smoke")  # type: ignore[attr-defined]
-    plan = controls.plan(cfg, gate, gate.controls[0])  # type: ignore[arg-type]
-    repo = Repository(ws)
-    repo.lock()
-    try:
-        entry = repo.mutate(plan.rel_path, plan.mutated)
-        try:
-            check = proc.run(["cargo", "check", "--all-targets", "--quiet"], cwd=ws, check=False)
-        finally:
-            with signals_deferred():
-                repo.restore([entry])
-    finally:
-        repo.unlock()
-    out.print(f"  with -ldeep dropped, cargo check --all-targets: exit {check.returncode}")  # type: ignore[attr-defined]
+    gate = cfg.gate("smoke")
+    plan = controls.plan(cfg, gate, gate.controls[0])
+    with Repository(ws).locked() as repo, repo.mutated(plan.rel_path, plan.mutated):
+        check = proc.run(["cargo", "check", "--all-targets", "--quiet"], cwd=ws, check=False)
+    out.print(f"  with -ldeep dropped, cargo check --all-targets: exit {check.returncode}")
     return check.returncode == 0
 
 

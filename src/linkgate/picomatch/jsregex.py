@@ -13,6 +13,7 @@ re-emitted explicitly and JavaScript's syntax errors are raised as
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 _DOT = "[^\\n\\r\\u2028\\u2029]"
 _JS_SPACE = "\\t\\n\\v\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
@@ -38,8 +39,9 @@ def _char(c: str) -> str:
     return f"\\x{n:02x}" if n < 0x100 else (f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}")
 
 
-def _count_groups(src: str) -> int:
-    count, i, in_class = 0, 0, False
+def _syntax(src: str) -> Iterator[tuple[int, str]]:
+    """(index, char) of each regex metacharacter position: not escaped, not in a [...] class."""
+    i, in_class = 0, False
     while i < len(src):
         c = src[i]
         if c == "\\":
@@ -49,10 +51,17 @@ def _count_groups(src: str) -> int:
             in_class = c != "]"
         elif c == "[":
             in_class = True
-        elif c == "(" and (src[i + 1 : i + 2] != "?" or (src[i + 2 : i + 3] == "<" and src[i + 3 : i + 4] not in "=!")):
-            count += 1
+        else:
+            yield i, c
         i += 1
-    return count
+
+
+def _count_groups(src: str) -> int:
+    return sum(
+        1
+        for i, c in _syntax(src)
+        if c == "(" and (src[i + 1 : i + 2] != "?" or (src[i + 2 : i + 3] == "<" and src[i + 3 : i + 4] not in "=!"))
+    )
 
 
 class _Translator:
@@ -290,17 +299,9 @@ def literal_prefix(body: str) -> str:
     a literal that a quantifier makes optional, and gives up on a top-level
     alternation.
     """
-    depth, i, in_class, first_close = 0, 0, False, -1
-    while i < len(body):
-        c = body[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
+    depth, first_close = 0, -1
+    for i, c in _syntax(body):
+        if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
@@ -308,7 +309,6 @@ def literal_prefix(body: str) -> str:
                 first_close = i
         elif c == "|" and depth == 0:
             return ""
-        i += 1
     if body.startswith("^(?:") and first_close == len(body) - 2 and body.endswith(")$"):
         # picomatch's shortcut for slash-free patterns wraps its output once more.
         return literal_prefix(body[4:-2])
