@@ -48,8 +48,11 @@ def test_sigkill_at_random_moments_never_loses_the_file(fast_repo):
     t0 = time.monotonic()
     assert subprocess.run([*LINKGATE, "prove", "-q"], cwd=root, capture_output=True).returncode == 0
     span = time.monotonic() - t0
-    interrupted = 0
-    for trial in range(50):
+    interrupted = trial = 0
+    # At least 50 kills, and more (up to 200) until 10 of them landed while a
+    # journal existed: timing on a loaded machine must not make the test vacuous.
+    while trial < 50 or (interrupted < 10 and trial < 200):
+        trial += 1
         proc = start(root, "prove", "-q")
         time.sleep(rng.uniform(0, span))
         os.killpg(proc.pid, signal.SIGKILL)
@@ -62,7 +65,7 @@ def test_sigkill_at_random_moments_never_loses_the_file(fast_repo):
         assert not (root / ".linkgate" / "journal.json").exists()
         assert not list(root.glob(".lib.txt*")), "a temporary file was left behind"
     assert git(root, "status", "--porcelain") == ""
-    assert interrupted > 5, "the kills never landed while a file was mutated"
+    assert interrupted >= 10, f"only {interrupted} of {trial} kills landed while a file was mutated"
 
 
 def test_sigint_mid_run_restores_before_exit(fast_repo):
