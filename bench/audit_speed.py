@@ -115,7 +115,7 @@ def main() -> int:
 
     import yaml
 
-    from linkgate import audit
+    from linkgate.audit import findings as audit
     from linkgate.workflows.read import discover
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -87,7 +87,7 @@ def _recover_interrupted() -> None:
     here = os.getcwd()
     while True:
         if os.path.isfile(os.path.join(here, ".linkgate", "journal.json")):
-            from linkgate.journal import recover_at_startup
+            from linkgate.prove.journal import recover_at_startup
 
             recover_at_startup()
             return

@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
-from linkgate import audit as audit_mod
-from linkgate.audit import RawFinding
+from linkgate.audit import findings as audit_mod
+from linkgate.audit.findings import RawFinding
 from linkgate.config import AuditConfig, AuditIgnore
 
 from linkgate.commands.options import config_option, format_options
@@ -46,7 +46,7 @@ def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None
     settled = settle(result.findings, config)
     report = _report(result, settled)
     emit(report, fmt, output)
-    from linkgate import ci
+    from linkgate.report import annotate as ci
 
     ci.annotate(report, fmt, output)
     return int(report.exit_code)
@@ -173,7 +173,7 @@ def _finding_json(f: Any, level: str | None) -> dict[str, Any]:
 
 
 def invocation_json(c: Any) -> dict[str, Any]:
-    from linkgate.audit import target_dir
+    from linkgate.audit.findings import target_dir
 
     inv, call = c.inv, c.call
     return {
@@ -214,7 +214,7 @@ def invocation_json(c: Any) -> dict[str, Any]:
 
 def _exercise_rows(report: Any) -> list[tuple[str, dict[str, list[str]]]]:
     """Feature set label -> exercise -> job labels, from the JSON document."""
-    from linkgate.audit import EXERCISE_ORDER
+    from linkgate.audit.findings import EXERCISE_ORDER
 
     rows: dict[str, dict[str, list[str]]] = {}
     for inv in report.document["invocations"]:
@@ -232,7 +232,7 @@ def _exercise_rows(report: Any) -> list[tuple[str, dict[str, list[str]]]]:
 def _human(report: Any, console: Any) -> None:
     from rich.table import Table
 
-    from linkgate.audit import EXERCISE_ORDER
+    from linkgate.audit.findings import EXERCISE_ORDER
 
     table = Table(title="How CI exercises each feature set", show_lines=False)
     table.add_column("feature set", style="bold", overflow="fold")
@@ -251,7 +251,7 @@ def _human(report: Any, console: Any) -> None:
 
 
 def _markdown(report: Any) -> str:
-    from linkgate.audit import EXERCISE_ORDER
+    from linkgate.audit.findings import EXERCISE_ORDER
 
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", "<br>")

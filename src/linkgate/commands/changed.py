@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from linkgate.commands.options import format_options
-from linkgate.gitdiff import Change, changed_files
+from linkgate.trigger.gitdiff import Change, changed_files
 from linkgate.report import Report, emit
 
 

@@ -47,8 +47,9 @@ def _copy_workspace(dest: Path) -> None:
 
 def _check_passes_on_defect(cfg: Config, ws: Path, out: Any) -> bool:
     """Show that cargo check is green on the first defect (journalled like prove)."""
-    from linkgate import controls, proc
-    from linkgate.journal import Repository
+    from linkgate import proc
+    from linkgate.prove import controls
+    from linkgate.prove.journal import Repository
 
     gate = cfg.gate("smoke")
     plan = controls.plan(cfg, gate, gate.controls[0])
@@ -67,8 +68,8 @@ def command(keep: bool) -> int:
     from linkgate import config as config_mod
     from linkgate import proc
     from linkgate.console import stdout_console
-    from linkgate.gaterun import run_gate
-    from linkgate.prove import prove
+    from linkgate.gate.run import run_gate
+    from linkgate.prove.run import prove
 
     out = stdout_console()
     tmp = Path(tempfile.mkdtemp(prefix="linkgate-demo-"))

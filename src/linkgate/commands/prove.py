@@ -31,8 +31,8 @@ def command(
     Files are journalled under .linkgate/ before they change and restored byte for byte,
     also after Ctrl-C, SIGTERM, or (on the next linkgate invocation) kill -9.
     """
-    from linkgate.prove import prove
-    from linkgate.provereport import build_report
+    from linkgate.prove.run import prove
+    from linkgate.prove.report import build_report
 
     cfg = config_mod.load(config_path)
     with Progress(enabled=not quiet) as progress:
@@ -44,7 +44,7 @@ def command(
             progress.note(f"{o.name} [{o.linker}]: {o.outcome}")
     report = build_report(outcomes)
     emit(report, fmt, output)
-    from linkgate import ci
+    from linkgate.report import annotate as ci
 
     ci.annotate(report, fmt, output)
     return report.exit_code

@@ -15,14 +15,14 @@ from linkgate.errors import EXIT_OK
 @click.option("--force", is_flag=True, help="Restore even over edits made after the interruption.")
 def command(repo: str | None, force: bool) -> int:
     """Restore every file recorded in the journal under .linkgate/, byte for byte."""
-    from linkgate.journal import find_root_with_journal, recover
+    from linkgate.prove.journal import find_root_with_journal, recover
 
     root = Path(repo).resolve() if repo else find_root_with_journal(Path.cwd())
     if root is None:
         click.echo("linkgate: nothing to recover (no journal found)")
         return EXIT_OK
     from linkgate.errors import LockHeld
-    from linkgate.journal import Repository
+    from linkgate.prove.journal import Repository
 
     if not Repository(root).lock_is_free():
         raise LockHeld(

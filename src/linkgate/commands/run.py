@@ -7,10 +7,10 @@ import click
 from linkgate import config as config_mod
 from linkgate.commands.options import config_option, format_options
 from linkgate.errors import UsageError
-from linkgate.gaterun import GateResult, run_gate
+from linkgate.gate.run import GateResult, run_gate
 from linkgate.progress import Progress
 from linkgate.report import emit
-from linkgate.runreport import build_report
+from linkgate.gate.report import build_report
 
 
 @click.command("run")
@@ -57,7 +57,7 @@ def command(
         raise UsageError("no (gate, linker) pair selected", hint="check the gate names and --linker")
     report = build_report(results)
     emit(report, fmt, output)
-    from linkgate import ci
+    from linkgate.report import annotate as ci
 
     ci.annotate(report, fmt, output)
     return report.exit_code

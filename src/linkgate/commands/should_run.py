@@ -44,8 +44,8 @@ def command(gate: str, base: str | None, head: str, config_path: str | None) -> 
     A gate with no paths and no paths-from always runs. Exit 0 either way.
     """
     from linkgate import config as config_mod
-    from linkgate.gatefilter import gate_filter
-    from linkgate.gitdiff import changed_files
+    from linkgate.trigger.gatefilter import gate_filter
+    from linkgate.trigger.gitdiff import changed_files
 
     cfg = config_mod.load(config_path)
     selected = cfg.gate(gate)

@@ -43,7 +43,7 @@ def _markdown(report: Report) -> str:
 
 def _repo_top(root: Path) -> tuple[list[str], str]:
     from linkgate import proc
-    from linkgate.gitdiff import tracked_files
+    from linkgate.trigger.gitdiff import tracked_files
 
     top = Path(proc.run(["git", "rev-parse", "--show-toplevel"], cwd=root).stdout.strip())
     rel = os.path.relpath(root.resolve(), top.resolve())
@@ -64,9 +64,10 @@ def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: b
     Built mode (default) reads the build-script records in the gate's target
     directory; static mode reads build-script source.
     """
-    from linkgate import staticscan, surface
-    from linkgate.filtercheck import check_filter as run_check
-    from linkgate.gatefilter import gate_filter
+    from linkgate.surface import static as staticscan
+    from linkgate.surface import built as surface
+    from linkgate.surface.filtercheck import check_filter as run_check
+    from linkgate.trigger.gatefilter import gate_filter
 
     if do_build and static_mode:
         raise UsageError("--build and --static exclude each other")
@@ -77,7 +78,7 @@ def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: b
     if not selected.is_cargo:
         raise UsageError(f"gate {selected.name!r} runs a command, not cargo: linkgate cannot read its surface")
     if do_build:
-        from linkgate.gaterun import run_gate
+        from linkgate.gate.run import run_gate
 
         for linker in selected.linkers:
             run_gate(cfg, selected, linker)

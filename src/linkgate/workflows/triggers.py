@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from linkgate.pathfilter import Rule
+from linkgate.trigger.pathfilter import Rule
 from linkgate.workflows.model import Job, Step, Workflow
 
 # Events after which someone looks at the result before (or right after) merging.
@@ -146,12 +146,12 @@ def _filter_step(repo: Path, wf: Workflow, job: Job, step_id: str, name: str) ->
 
 
 def _read_filters(repo: Path, value: Any, where: str) -> dict[str, tuple[Rule, ...]] | None:
-    """The step's ``filters`` input, parsed as paths-filter does (``linkgate.gatefilter``);
+    """The step's ``filters`` input, parsed as paths-filter does (``linkgate.trigger.gatefilter``);
     None when it cannot be read, so the filter is reported as unknown, not as empty."""
     if not isinstance(value, str):
         return None
     from linkgate.errors import ConfigError
-    from linkgate.gatefilter import load_yaml, parse_filters
+    from linkgate.trigger.gatefilter import load_yaml, parse_filters
 
     text = str.__str__(value)  # libyaml wants an exact str, not a subclass
     # paths-filter treats an input with no newline and no colon as a file path.

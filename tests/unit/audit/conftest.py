@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from linkgate.audit import AuditResult, run_audit
+from linkgate.audit.findings import AuditResult, run_audit
 
 
 @pytest.fixture

@@ -4,10 +4,10 @@ import json
 from pathlib import Path
 
 from linkgate.cargo.fingerprint import read_run_record
-from linkgate.filtercheck import DEAD_RULE, MISSES, OUTSIDE, check_filter
-from linkgate.pathfilter import PathFilter
-from linkgate.staticscan import scan_source
-from linkgate.surface import Surface, relative
+from linkgate.surface.filtercheck import DEAD_RULE, MISSES, OUTSIDE, check_filter
+from linkgate.trigger.pathfilter import PathFilter
+from linkgate.surface.static import scan_source
+from linkgate.surface.built import Surface, relative
 
 
 def test_fingerprint_record(tmp_path: Path) -> None:

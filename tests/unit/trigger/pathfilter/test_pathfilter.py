@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from linkgate.pathfilter import PathFilter, Rule, matches
+from linkgate.trigger.pathfilter import PathFilter, Rule, matches
 
 
 def test_negated_rule_is_not_an_exclusion_under_some() -> None:

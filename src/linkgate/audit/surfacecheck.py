@@ -4,9 +4,9 @@ A link job behind a dorny/paths-filter output only runs when a changed path
 matches the filter. If a build script that emits ``rustc-link-lib`` (or a
 file it names in ``rerun-if-changed``) is not matched, a pull request can
 change what the job links while the job is skipped. The audit builds
-nothing, so the surface is the static one (``linkgate.staticscan``): local
+nothing, so the surface is the static one (``linkgate.surface.static``): local
 build scripts' literal ``cargo:`` directives, plus the files every build
-reads. The filter is matched with ``linkgate.pathfilter``, as paths-filter
+reads. The filter is matched with ``linkgate.trigger.pathfilter``, as paths-filter
 matches it.
 """
 
@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from linkgate.audit import Classified, RawFinding
-    from linkgate.surface import Surface
+    from linkgate.audit.findings import Classified, RawFinding
+    from linkgate.surface.built import Surface
     from linkgate.workflows.triggers import PathsFilter
 
 RULE = "filter-misses-surface"
@@ -58,7 +58,7 @@ class _Build:
 
 def misses(repo: Path, classified: Sequence[Classified]) -> list[RawFinding]:
     """One finding per (filter, surface path) the filter would not trigger on."""
-    from linkgate.audit import RawFinding
+    from linkgate.audit.findings import RawFinding
 
     repo = repo.resolve()
     groups: dict[tuple[PathsFilter, _Build], list[Classified]] = {}
@@ -109,8 +109,8 @@ def misses(repo: Path, classified: Sequence[Classified]) -> list[RawFinding]:
 
 
 def _missed(surface: Surface, pf: PathsFilter, files: Sequence[str]) -> Iterable[tuple[str, str, str | None]]:
-    from linkgate.filtercheck import MISSES, check_filter
-    from linkgate.pathfilter import PathFilter
+    from linkgate.surface.filtercheck import MISSES, check_filter
+    from linkgate.trigger.pathfilter import PathFilter
 
     path_filter = PathFilter(pf.rules or (), pf.quantifier, name=pf.filter)
     for f in check_filter(surface, path_filter, files):
@@ -159,7 +159,7 @@ def _nearest_manifest(repo: Path, here: Path) -> Path | None:
 
 def _surface(repo: Path, build: _Build) -> Surface | str:
     """The static surface, or why it cannot be computed (cargo metadata failed)."""
-    from linkgate import staticscan
+    from linkgate.surface import static as staticscan
     from linkgate.cargo import graph as cargo_graph
     from linkgate.config import Config, Gate
     from linkgate.errors import LinkgateError

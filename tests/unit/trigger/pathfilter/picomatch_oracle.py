@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-ORACLE_DIR = Path(__file__).resolve().parents[2] / "oracle"
+ORACLE_DIR = Path(__file__).resolve().parents[3] / "oracle"
 ORACLE = ORACLE_DIR / "picomatch_oracle.js"
 SETUP = "run .ci/run (or: npm ci --prefix tests/oracle) to install the picomatch 2.3.1 test oracle"
 

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from linkgate.errors import ConfigError
-from linkgate.gatefilter import filter_from_workflow, load_yaml, parse_filters
-from linkgate.pathfilter import Rule
+from linkgate.trigger.gatefilter import filter_from_workflow, load_yaml, parse_filters
+from linkgate.trigger.pathfilter import Rule
 
 
 def test_anchors_change_types_and_yaml_12_strings() -> None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 
-from linkgate import layout
+from linkgate.gate import layout
 from linkgate.cargo import graph as cargo_graph
 from linkgate.cargo.buildscript import LINK_KEYS, build_script_source
 from linkgate.config import Config, Gate
-from linkgate.surface import Surface, add_common, link_script
+from linkgate.surface.built import Surface, add_common, link_script
 
 _DIRECTIVE = re.compile(r"cargo::?(?P<key>[a-z][a-z0-9_-]*)=(?P<value>[^\"\\{}]*)")
 

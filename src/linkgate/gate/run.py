@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from linkgate import layout, linkers, proc
+from linkgate import proc
+from linkgate.gate import layout
+from linkgate.gate import linkers
 from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
 from linkgate.config import Config, Gate

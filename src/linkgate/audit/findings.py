@@ -198,7 +198,7 @@ def _filter_misses_surface(repo: Path, result: AuditResult) -> Iterable[RawFindi
     if not filtered:
         return []
     # Imported here: it runs cargo metadata, which audits without filters never need.
-    from linkgate.workflows import surfacecheck
+    from linkgate.audit import surfacecheck
 
     return surfacecheck.misses(repo, filtered)
 

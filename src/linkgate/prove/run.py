@@ -13,11 +13,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from linkgate import controls, layout
+from linkgate.prove import controls
+from linkgate.gate import layout
 from linkgate.config import Config, Gate
 from linkgate.errors import UsageError
-from linkgate.gaterun import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult, run_gate
-from linkgate.journal import Repository, terminate_as_exception
+from linkgate.gate.run import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult, run_gate
+from linkgate.prove.journal import Repository, terminate_as_exception
 
 CAUGHT = "caught"
 NOT_REPRODUCED = "not-reproduced"

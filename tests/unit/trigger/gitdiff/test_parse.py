@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from linkgate.gitdiff import Change, parse_name_status
+from linkgate.trigger.gitdiff import Change, parse_name_status
 
 
 def test_parse_name_status_z() -> None:

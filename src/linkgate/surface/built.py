@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from linkgate import layout
+from linkgate.gate import layout
 from linkgate.cargo import graph as cargo_graph
 from linkgate.cargo.buildscript import build_script_source, read_build_script_output
 from linkgate.cargo.fingerprint import RerunRecord, run_records

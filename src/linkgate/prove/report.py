@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from linkgate.errors import EXIT_ERROR, EXIT_FINDING, EXIT_OK
-from linkgate.prove import CAUGHT, ERROR, ControlOutcome
+from linkgate.prove.run import CAUGHT, ERROR, ControlOutcome
 from linkgate.report.model import Case, Finding, Report
 
 SCHEMA = "linkgate.prove/1"

@@ -16,7 +16,7 @@ from typing import Any
 
 from linkgate.config import Config, Gate
 from linkgate.errors import ConfigError
-from linkgate.pathfilter import QUANTIFIERS, PathFilter, Rule
+from linkgate.trigger.pathfilter import QUANTIFIERS, PathFilter, Rule
 
 
 def _loader() -> Any:

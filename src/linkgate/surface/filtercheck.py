@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from linkgate.pathfilter import PathFilter
+from linkgate.trigger.pathfilter import PathFilter
 from linkgate.report import Finding
-from linkgate.surface import Surface
+from linkgate.surface.built import Surface
 
 MISSES = "filter-misses-surface"
 DEAD_RULE = "filter-rule-matches-nothing"

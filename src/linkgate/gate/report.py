@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from linkgate.errors import EXIT_ERROR, EXIT_FINDING, EXIT_OK
-from linkgate.gaterun import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult
+from linkgate.gate.run import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult
 from linkgate.report.model import Case, Finding, Report
 
 SCHEMA = "linkgate.run/1"

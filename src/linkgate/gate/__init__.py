@@ -1,0 +1,1 @@
+"""Run one gate under one linker: verdicts, linker flags, target-dir layout, run report."""

@@ -1,0 +1,1 @@
+"""Negative controls: mutate, journal, recover, judge, evidence."""

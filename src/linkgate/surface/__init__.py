@@ -1,0 +1,1 @@
+"""The causal surface of a link: built records, static scan of build scripts, filter check."""

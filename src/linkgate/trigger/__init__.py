@@ -1,0 +1,1 @@
+"""When to run: paths-filter semantics, git diff, gate filters."""
