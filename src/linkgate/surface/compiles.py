@@ -94,12 +94,26 @@ class _Scanner:
     command: str | None = None  # "compiler", "tool:<name>", "other": the last Command::new
     compiler_called: bool = False
     history: list[tuple[str, Value, int]] = field(default_factory=list)
+    # Blocks: a `let` or loop variable inside one ends with it, so a later `extra`
+    # is not read as the loop's `extra`. Mutation (`v.push(x)`) outlives the block.
+    scopes: list[list[tuple[str, Value | None]]] = field(default_factory=lambda: [[]])
+    pending: dict[int, list[tuple[str, Value, int]]] = field(default_factory=dict)
 
     def run(self) -> ScriptScan:
         t = self.tokens
         self._consts()
         self._consts()  # a const may name another declared below it
         for i, tok in enumerate(t):
+            if tok.kind == "punct" and tok.text == "{":
+                self.scopes.append([])
+                for name, value, line in self.pending.pop(i, []):
+                    self._bind(name, value, line)
+            elif tok.kind == "punct" and tok.text == "}" and len(self.scopes) > 1:
+                for name, old in reversed(self.scopes.pop()):
+                    if old is None:
+                        self.ev.bindings.pop(name, None)
+                    else:
+                        self.ev.bindings[name] = old
             if tok.kind != "ident":
                 continue
             if tok.text == "let":
@@ -118,6 +132,7 @@ class _Scanner:
 
     # bindings -----------------------------------------------------------
     def _bind(self, name: str, value: Value, line: int) -> None:
+        self.scopes[-1].append((name, self.ev.bindings.get(name)))
         self.ev.bindings[name] = value
         self.history.append((name, value, line))
 
@@ -137,6 +152,19 @@ class _Scanner:
 
     def _let(self, i: int) -> None:
         t = self.tokens
+        if i > 0 and t[i - 1].text in ("if", "while"):
+            # `if let Ok(x) = expr {`: x lives in the block and holds what expr holds.
+            eq = next((k for k in range(i + 1, len(t)) if t[k].text == "="), None)
+            if eq is None:
+                return
+            body = eq + 1
+            while body < len(t) and t[body].text != "{":
+                body = matching(t, body) + 1 if t[body].text in ("(", "[") else body + 1
+            value = self.ev.evaluate(t[eq + 1:body])
+            for tok in t[i + 1:eq]:
+                if tok.kind == "ident" and tok.text[0].islower() and tok.text not in ("mut", "ref"):
+                    self.pending.setdefault(body, []).append((tok.text, value, tok.line))
+            return
         j = i + 1 + (i + 1 < len(t) and t[i + 1].text == "mut")
         if j + 1 >= len(t) or t[j].kind != "ident" or t[j + 1].text not in ("=", ":"):
             return
@@ -154,7 +182,7 @@ class _Scanner:
         while body < len(t) and t[body].text != "{":
             body = matching(t, body) + 1 if t[body].text in ("(", "[") else body + 1
         if len(names) == 1:
-            self._bind(names[0], self.ev.evaluate(t[k + 1:body]), t[i].line)
+            self.pending.setdefault(body, []).append((names[0], self.ev.evaluate(t[k + 1:body]), t[i].line))
 
     # call sites -----------------------------------------------------------
     def _method(self, i: int) -> None:
@@ -166,7 +194,9 @@ class _Scanner:
             var = t[i - 2].text
             old = self.ev.bindings[var]
             if args and (old.items or not old.missing):  # an unreadable PathBuf stays unreadable
-                self._bind(var, self.ev.bindings[var] + self.ev.evaluate(args[0]).with_origin(f"let {var}"), line)
+                value = old + self.ev.evaluate(args[0]).with_origin(f"let {var}")
+                self.ev.bindings[var] = value
+                self.history.append((var, value, line))
             return
         if name in ("for_each", "map") and args and t[i + 2].text in ("|", "move"):
             self._closure_receiver(i, args[0])
@@ -182,9 +212,14 @@ class _Scanner:
         elif name in ("clang_arg", "clang_args") and "bindgen" in self.uses:
             self._flags(self.ev.evaluate(args[0]), line, f"bindgen::Builder::{name}")
         elif name in ("arg", "args") and self.command == "compiler":
-            self._flags(self.ev.evaluate(args[0]), line, "compiler include flag")
-            self._add(self.ev.evaluate(args[0]), line, lambda o: f"compiled by build script ({o or 'argument'})",
-                      "compiled", only_sources=True, quiet=not _names_source(args[0]))
+            arg = args[0][1:] if args[0][0].text == "&" else args[0]
+            elements = split_top(arg[1:-1], ",") if arg[0].text == "[" and matching(arg, 0) == len(arg) - 1 else [arg]
+            for element in (e for e in elements if e):
+                # Most arguments are flags and object paths; only a source that cannot be read is worth a note.
+                value = self.ev.evaluate(element)
+                self._flags(value, line, "compiler include flag")
+                self._add(value, line, lambda o: f"compiled by build script ({o or 'argument'})",
+                          "compiled", only_sources=True, quiet=not _names_source(element))
         elif name == "current_dir" and self.command and self.command.startswith("tool:"):
             tool = self.command[5:]
             self._add_expr(args[0], line, f'Command::new("{tool}").current_dir', "built", directory=True)

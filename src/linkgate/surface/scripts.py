@@ -9,6 +9,7 @@ itself watches none of their C sources (FACTS.md, "Build scripts in the wild").
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from linkgate.cargo.buildscript import build_script_source
 from linkgate.surface.compiles import ScriptScan, scan_script
 from linkgate.surface.model import Surface, relative
-from linkgate.surface.rustlex import tokenize
+from linkgate.surface.rustlex import Token, tokenize
 from linkgate.surface.scriptexpr import matching
 
 
@@ -33,7 +34,8 @@ class ScriptSource:
 
 
 def read_script(manifest_dir: Path) -> ScriptSource:
-    script = build_script_source(manifest_dir)
+    """The package's build script, scanned; ``path`` is None when the package has none."""
+    script = build_script_source(manifest_dir) or _declared_script(manifest_dir)
     if script is None:
         return ScriptSource(None, error=f"no build script found in {manifest_dir} (package.build or build.rs)")
     try:
@@ -54,6 +56,21 @@ def read_script(manifest_dir: Path) -> ScriptSource:
         source.scan.emitters += more.emitters
         source.scan.notes += [(str(module), line, text) for _, line, text in more.notes]
     return source
+
+
+def _declared_script(manifest_dir: Path) -> Path | None:
+    """A build script named but not a readable file (``build = "x.rs"``, a dangling build.rs link)."""
+    import tomllib
+
+    try:
+        with (manifest_dir / "Cargo.toml").open("rb") as fh:
+            build = tomllib.load(fh).get("package", {}).get("build")
+    except (OSError, ValueError, AttributeError):
+        build = None
+    if isinstance(build, str):
+        return manifest_dir / build
+    default = manifest_dir / "build.rs"
+    return default if build is None and os.path.lexists(default) else None
 
 
 def _modules(text: str, directory: Path, depth: int = 0) -> list[tuple[str, Path]]:
@@ -87,7 +104,7 @@ def _modules(text: str, directory: Path, depth: int = 0) -> list[tuple[str, Path
     return found
 
 
-def _path_attributes(t: list, i: int) -> list[str]:  # type: ignore[type-arg]
+def _path_attributes(t: list[Token], i: int) -> list[str]:
     """``#[path = "x.rs"]`` / ``#[cfg_attr(cond, path = "x.rs")]`` right before token *i*."""
     out: list[str] = []
     j = i - 1
@@ -158,7 +175,7 @@ def _add_scanned(surface: Surface, root: Path, pkg: str, manifest_dir: Path, sou
         at = where(entry.file, entry.line)
         surface.add_path(rel, f"{entry.rule} at {at}; {whose}", outside, pkg)
         if not (full.is_dir() if entry.directory else full.exists()):
-            surface.add_note(f"{at}: {entry.rule} names {entry.path}, which is not in {manifest_dir}")
+            surface.add_note(f"{at}: {entry.rule} names {entry.path}, which does not exist ({rel})")
     for var, rule in source.scan.env:
         surface.add_env(var, f"{rule}; {whose}")
     for lib in source.scan.libraries:
