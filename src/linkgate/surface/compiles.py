@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linkgate.surface.rustlex import Token, tokenize
-from linkgate.surface.scriptexpr import Evaluator, Item, Value, closure_params, matching, split_top
+from linkgate.surface.rustlex import Token, closure_params, matching, split_top, tokenize
+from linkgate.surface.scriptexpr import Evaluator, Value
 
 SOURCE_EXTENSIONS = frozenset({"c", "cc", "cpp", "cxx", "c++", "C", "s", "S", "asm", "m", "mm", "cu",
                                "h", "hh", "hpp", "hxx", "inc"})

@@ -20,7 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linkgate.surface.rustlex import Token
+from linkgate.surface.rustlex import (
+    Token, closure_params, matching, skip_generics, split_top, strip_attributes, token_text,
+)
 
 _MAX_ITEMS = 5000
 _IDENTITY = frozenset({
@@ -91,9 +93,9 @@ class Evaluator:
         try:
             value, end = self._expr(tokens, 0)
         except (_Fail, IndexError):
-            return unresolved(f"`{_text(tokens)}` is not a literal path")
+            return unresolved(f"`{token_text(tokens)}` is not a literal path")
         if end != len(tokens):
-            return unresolved(f"`{_text(tokens)}` is not a literal path")
+            return unresolved(f"`{token_text(tokens)}` is not a literal path")
         return value
 
     # expression := unary postfix*
@@ -349,78 +351,3 @@ def filter_by_closure(recv: Value, body: Sequence[Token]) -> Value:
     else:
         return recv  # an unreadable filter: keeping every file over-approximates, which is safe
     return Value(keep, recv.missing)
-
-
-def closure_params(body: Sequence[Token]) -> tuple[list[str] | None, Sequence[Token]]:
-    toks = list(body)
-    if toks and toks[0].text == "move":
-        toks = toks[1:]
-    if not toks or toks[0].text not in ("|", "||"):
-        return None, ()
-    if toks[0].text == "||":
-        return [], toks[1:]
-    end = next((k for k in range(1, len(toks)) if toks[k].text == "|"), None)
-    if end is None:
-        return None, ()
-    params = [tok.text for tok in toks[1:end] if tok.kind == "ident" and tok.text not in ("mut", "ref")]
-    return params[:1], toks[end + 1:]
-
-
-_OPEN = {"(": ")", "[": "]", "{": "}"}
-
-
-def matching(t: Sequence[Token], i: int) -> int:
-    """Index of the bracket closing the one at *i* (or the last token)."""
-    depth = 0
-    for j in range(i, len(t)):
-        if t[j].kind != "punct":
-            continue
-        if t[j].text in _OPEN:
-            depth += 1
-        elif t[j].text in (")", "]", "}"):
-            depth -= 1
-            if depth == 0:
-                return j
-    return len(t) - 1
-
-
-def skip_generics(t: Sequence[Token], i: int) -> int:
-    """*i* is at ``<``; return the index after the matching ``>``."""
-    depth = 0
-    for j in range(i, len(t)):
-        if t[j].text == "<":
-            depth += 1
-        elif t[j].text == ">":
-            depth -= 1
-            if depth == 0:
-                return j + 1
-    return len(t)
-
-
-def split_top(t: Sequence[Token], sep: str) -> list[list[Token]]:
-    """Split on *sep* outside brackets."""
-    parts: list[list[Token]] = [[]]
-    depth = 0
-    for tok in t:
-        if tok.kind == "punct" and tok.text in _OPEN:
-            depth += 1
-        elif tok.kind == "punct" and tok.text in (")", "]", "}"):
-            depth -= 1
-        if depth == 0 and tok.kind == "punct" and tok.text == sep:
-            parts.append([])
-        else:
-            parts[-1].append(tok)
-    return parts
-
-
-def strip_attributes(part: list[Token]) -> list[Token]:
-    """Drop ``#[cfg(...)]`` in front of an array element: either way it may be compiled."""
-    while len(part) > 1 and part[0].text == "#" and part[1].text == "[":
-        part = part[matching(part, 1) + 1:]
-    return part
-
-
-def _text(tokens: Sequence[Token]) -> str:
-    out = " ".join(f'"{t.text}"' if t.kind == "str" else t.text for t in tokens)
-    out = re.sub(r" ?(::|\.|\(|\)|\[|\]|,|&|!) ?", lambda m: m.group(1) + (" " if m.group(1) == "," else ""), out)
-    return out if len(out) <= 80 else out[:77] + "..."

@@ -17,8 +17,7 @@ from pathlib import Path
 from linkgate.cargo.buildscript import build_script_source
 from linkgate.surface.compiles import ScriptScan, scan_script
 from linkgate.surface.model import Surface, relative
-from linkgate.surface.rustlex import Token, tokenize
-from linkgate.surface.scriptexpr import matching
+from linkgate.surface.rustlex import Token, matching, tokenize
 
 
 
