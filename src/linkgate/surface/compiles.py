@@ -27,8 +27,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linkgate.surface.rustlex import Token, closure_params, matching, split_top, tokenize
+from linkgate.surface.rustlex import Token, matching, split_top, tokenize
 from linkgate.surface.scriptexpr import Evaluator, Value
+from linkgate.surface.scriptwalk import ScriptWalker
 
 SOURCE_EXTENSIONS = frozenset({"c", "cc", "cpp", "cxx", "c++", "C", "s", "S", "asm", "m", "mm", "cu",
                                "h", "hh", "hpp", "hxx", "inc"})
@@ -86,123 +87,24 @@ def _is_compiler(program: str) -> bool:
 
 
 @dataclass
-class _Scanner:
-    tokens: list[Token]
-    ev: Evaluator
+class _Scanner(ScriptWalker):
     scan: ScriptScan = field(default_factory=ScriptScan)
     uses: frozenset[str] = frozenset()
     command: str | None = None  # "compiler", "tool:<name>", "other": the last Command::new
     compiler_called: bool = False
-    history: list[tuple[str, Value, int]] = field(default_factory=list)
-    # Blocks: a `let` or loop variable inside one ends with it, so a later `extra`
-    # is not read as the loop's `extra`. Mutation (`v.push(x)`) outlives the block.
-    scopes: list[list[tuple[str, Value | None]]] = field(default_factory=lambda: [[]])
-    pending: dict[int, list[tuple[str, Value, int]]] = field(default_factory=dict)
 
     def run(self) -> ScriptScan:
-        t = self.tokens
-        self._consts()
-        self._consts()  # a const may name another declared below it
-        for i, tok in enumerate(t):
-            if tok.kind == "punct" and tok.text == "{":
-                self.scopes.append([])
-                for name, value, line in self.pending.pop(i, []):
-                    self._bind(name, value, line)
-            elif tok.kind == "punct" and tok.text == "}" and len(self.scopes) > 1:
-                for name, old in reversed(self.scopes.pop()):
-                    if old is None:
-                        self.ev.bindings.pop(name, None)
-                    else:
-                        self.ev.bindings[name] = old
-            if tok.kind != "ident":
-                continue
-            if tok.text == "let":
-                self._let(i)
-            elif tok.text == "for":
-                self._for(i)
-            elif i > 0 and t[i - 1].text == "." and i + 1 < len(t) and t[i + 1].text == "(":
-                self._method(i)
-            elif (i == 0 or t[i - 1].text != "::") and i + 1 < len(t) and t[i + 1].text in ("::", "("):
-                self._path_call(i)
+        self.walk_all()
         if self.compiler_called:
             for name, value, line in self.history:
                 self._add(value, line, lambda origin: f"compiled by build script ({origin or name})",
                           "compiled", only_sources=True, quiet=True)
         return self.scan
 
-    # bindings -----------------------------------------------------------
-    def _bind(self, name: str, value: Value, line: int) -> None:
-        self.scopes[-1].append((name, self.ev.bindings.get(name)))
-        self.ev.bindings[name] = value
-        self.history.append((name, value, line))
-
-    def _consts(self) -> None:
-        t = self.tokens
-        for i, tok in enumerate(t):
-            if tok.text in ("const", "static") and i + 2 < len(t):
-                j = i + 1 + (t[i + 1].text == "mut")
-                if t[j].kind == "ident" and t[j + 1].text == ":":
-                    eq, end = _assignment(t, j + 1)
-                    if eq is not None:
-                        value = self.ev.evaluate(t[eq + 1:end]).with_origin(f"{tok.text} {t[j].text}")
-                        if t[j].text not in self.ev.bindings or value.items:
-                            self.ev.bindings[t[j].text] = value
-                            self.history = [h for h in self.history if h[0] != t[j].text]
-                            self.history.append((t[j].text, value, tok.line))
-
-    def _let(self, i: int) -> None:
-        t = self.tokens
-        if i > 0 and t[i - 1].text in ("if", "while"):
-            # `if let Ok(x) = expr {`: x lives in the block and holds what expr holds.
-            eq = next((k for k in range(i + 1, len(t)) if t[k].text == "="), None)
-            if eq is None:
-                return
-            body = eq + 1
-            while body < len(t) and t[body].text != "{":
-                body = matching(t, body) + 1 if t[body].text in ("(", "[") else body + 1
-            value = self.ev.evaluate(t[eq + 1:body])
-            for tok in t[i + 1:eq]:
-                if tok.kind == "ident" and tok.text[0].islower() and tok.text not in ("mut", "ref"):
-                    self.pending.setdefault(body, []).append((tok.text, value, tok.line))
-            return
-        j = i + 1 + (i + 1 < len(t) and t[i + 1].text == "mut")
-        if j + 1 >= len(t) or t[j].kind != "ident" or t[j + 1].text not in ("=", ":"):
-            return
-        eq, end = _assignment(t, j + 1)
-        if eq is not None:
-            self._bind(t[j].text, self.ev.evaluate(t[eq + 1:end]).with_origin(f"let {t[j].text}"), t[i].line)
-
-    def _for(self, i: int) -> None:
-        t = self.tokens
-        k = i + 1
-        while k < len(t) and t[k].text != "in":
-            k += 1
-        names = [x.text for x in t[i + 1:k] if x.kind == "ident" and x.text not in ("mut", "ref")]
-        body = k + 1
-        while body < len(t) and t[body].text != "{":
-            body = matching(t, body) + 1 if t[body].text in ("(", "[") else body + 1
-        if len(names) == 1:
-            self.pending.setdefault(body, []).append((names[0], self.ev.evaluate(t[k + 1:body]), t[i].line))
-
-    # call sites -----------------------------------------------------------
-    def _method(self, i: int) -> None:
-        t = self.tokens
-        name, close = t[i].text, matching(t, i + 1)
-        args = [a for a in split_top(t[i + 2:close], ",") if a]
-        line = t[i].line
-        if name in ("push", "extend") and i >= 2 and t[i - 2].kind == "ident" and t[i - 2].text in self.ev.bindings:
-            var = t[i - 2].text
-            old = self.ev.bindings[var]
-            if args and (old.items or not old.missing):  # an unreadable PathBuf stays unreadable
-                value = old + self.ev.evaluate(args[0]).with_origin(f"let {var}")
-                self.ev.bindings[var] = value
-                self.history.append((var, value, line))
-            return
-        if name in ("for_each", "map") and args and t[i + 2].text in ("|", "move"):
-            self._closure_receiver(i, args[0])
-            return
+    def on_method(self, i: int, name: str, args: list[list[Token]]) -> None:
         if not args:
             return
+        line = self.tokens[i].line
         if name in ("file", "files"):
             self._add_expr(args[0], line, f"cc::Build::{name}", "compiled")
         elif name in ("include", "includes"):
@@ -227,23 +129,12 @@ class _Scanner:
             names = [re.sub(r"^lib(.*)\.a$", r"\1", x.text) for x in self.ev.evaluate(args[0]).items]
             lib = names[0] if len(names) == 1 else "<computed>"
             self.scan.emitters.append(f"rustc-link-lib=static={lib} (cc::Build::compile)")
-            for var in CC_ENV:
-                self.scan.env.append((var, "read by the cc crate"))
+            self.scan.env += [(var, "read by the cc crate") for var in CC_ENV]
         elif name == "probe" and "pkg_config" in self.uses:
             self._system(args[0], line, "pkg_config::Config::probe")
 
-    def _path_call(self, i: int) -> None:
-        t = self.tokens
-        parts, j = [t[i].text], i + 1
-        while j + 1 < len(t) and t[j].text == "::" and t[j + 1].kind == "ident":
-            parts.append(t[j + 1].text)
-            j += 2
-        if j >= len(t) or t[j].text != "(":
-            return
-        name = "::".join(p for p in parts if p != "std")
-        close = matching(t, j)
-        args = [a for a in split_top(t[j + 1:close], ",") if a]
-        line = t[i].line
+    def on_call(self, i: int, name: str, args: list[list[Token]]) -> None:
+        line = self.tokens[i].line
         if name in ("cmake::Config::new", "cmake::build") or (name == "Config::new" and args and "cmake" in self.uses):
             if args:
                 self._add_expr(args[0], line, f"cmake source dir ({name})", "built", directory=True)
@@ -254,11 +145,10 @@ class _Scanner:
         elif name in ("pkg_config::probe_library", "probe_library") and args and "pkg_config" in self.uses:
             self._system(args[0], line, "pkg_config::probe_library")
         elif name in ("Command::new", "process::Command::new") and args:
-            program = self.ev.evaluate(args[0])
-            names = [x.text for x in program.items]
-            if any(posixpath.basename(n) in _BUILD_TOOLS for n in names):
-                self.command = "tool:" + next(posixpath.basename(n) for n in names
-                                              if posixpath.basename(n) in _BUILD_TOOLS)
+            names = [posixpath.basename(x.text) for x in self.ev.evaluate(args[0]).items]
+            tools = [n for n in names if n in _BUILD_TOOLS]
+            if tools:
+                self.command = "tool:" + tools[0]
             elif not names or any(_is_compiler(n) for n in names):
                 # A program read from $CC (or any unreadable one) may be the compiler.
                 self.command = "compiler"
@@ -266,27 +156,7 @@ class _Scanner:
             else:
                 self.command = "other"
         elif name in ("cc::Build::new", "Build::new"):
-            for var in CC_ENV:
-                self.scan.env.append((var, "read by the cc crate"))
-
-    def _closure_receiver(self, i: int, closure: list[Token]) -> None:
-        """``LIST.iter().for_each(|f| ...)``: bind *f* to the receiver's items."""
-        params, _ = closure_params(closure)
-        if not params:
-            return
-        t, start, depth = self.tokens, i - 1, 0
-        while start > 0:
-            prev = t[start - 1]
-            if prev.text in (")", "]", "}"):
-                depth += 1
-            elif prev.text in ("(", "[", "{"):
-                if depth == 0:
-                    break
-                depth -= 1
-            elif depth == 0 and prev.text in (";", "=", ","):
-                break
-            start -= 1
-        self._bind(params[0], self.ev.evaluate(t[start:i - 1]), t[i].line)
+            self.scan.env += [(var, "read by the cc crate") for var in CC_ENV]
 
     # results ----------------------------------------------------------------
     def _system(self, arg: list[Token], line: int, rule: str) -> None:
@@ -329,24 +199,6 @@ def _names_source(expr: Sequence[Token]) -> bool:
     return any(tok.kind == "str" and re.search(r"\.(c|cc|cpp|cxx|S|s|asm|cu|m|mm)\b", tok.text) for tok in expr)
 
 
-def _assignment(t: Sequence[Token], i: int) -> tuple[int | None, int]:
-    """From a ``:`` or ``=`` after a name: (index of ``=``, index of the closing ``;``)."""
-    depth, eq = 0, None
-    for j in range(i, len(t)):
-        text = t[j].text if t[j].kind == "punct" else ""
-        if text in ("(", "[", "{"):
-            depth += 1
-        elif text in (")", "]", "}"):
-            depth -= 1
-            if depth < 0:
-                return None, j
-        elif depth == 0 and text == "=" and eq is None:
-            eq = j
-        elif depth == 0 and text == ";":
-            return eq, j
-    return eq, len(t)
-
-
 def _crates_used(tokens: Sequence[Token]) -> frozenset[str]:
     known = {"cc", "gcc", "cmake", "cxx_build", "pkg_config", "bindgen", "glob", "walkdir"}
     return frozenset(t.text for t in tokens if t.kind == "ident" and t.text in known)
@@ -366,4 +218,6 @@ def scan_script(text: str, package_dir: Path) -> ScriptScan:
             inputs.append(entry)
     scan.inputs = inputs
     scan.env = list(dict.fromkeys(scan.env))
+    scan.emitters = list(dict.fromkeys(scan.emitters))
+    scan.libraries = list(dict.fromkeys(scan.libraries))  # a helper called twice probes once
     return scan

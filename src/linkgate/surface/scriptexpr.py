@@ -315,6 +315,8 @@ class Evaluator:
             return recv, end  # the fallback of an unreadable value tells nothing about files
         if name in _CLOSURE_METHODS and len(args) == 1:
             return self._closure(recv, args[0]), end
+        if name == "read_dir" and not args:  # Path::read_dir
+            return self._expand(recv, "read_dir", lambda p: self._walk(p, recursive=False)), end
         if name == "filter" and len(args) == 1:
             return filter_by_closure(recv, args[0]), end
         return Value(recv.items, recv.missing + (f".{name}(...) is computed at build time",)), end

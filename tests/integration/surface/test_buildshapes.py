@@ -107,9 +107,11 @@ def test_globbed_and_read_dir_sources_walk_the_directory(doc: dict) -> None:  # 
     paths = under(doc, "globbed")
     # csrc/notes.txt does not match *.c; asm/README is filtered out by extension.
     assert set(paths) == {"globbed/build.rs", "globbed/Cargo.toml", "globbed/csrc/a.c", "globbed/csrc/b.c",
-                          "globbed/asm/fast.S"}
-    assert paths["globbed/csrc/a.c"].startswith('cc::Build::file (glob("csrc/*.c")) at globbed/build.rs:7; ')
-    assert paths["globbed/asm/fast.S"].startswith('cc::Build::files (read_dir("asm")) at globbed/build.rs:14; ')
+                          "globbed/asm/fast.S", "globbed/extra/one.c"}
+    assert paths["globbed/csrc/a.c"].startswith('cc::Build::file (glob("csrc/*.c")) at globbed/build.rs:18; ')
+    assert paths["globbed/asm/fast.S"].startswith('cc::Build::files (read_dir("asm")) at globbed/build.rs:25; ')
+    # Through the script's own helper function, called with a literal directory.
+    assert paths["globbed/extra/one.c"].startswith('cc::Build::file (read_dir("extra")) at globbed/build.rs:10; ')
 
 
 def test_a_script_split_into_modules_that_calls_the_compiler(doc: dict) -> None:  # type: ignore[type-arg]

@@ -167,3 +167,36 @@ def test_no_compiler_call_no_guessing(tmp_path: Path) -> None:
     # Source-like strings count only when the script runs a compiler.
     text = 'const DOCS: &[&str] = &["a.c"]; fn main() { println!("cargo:rustc-link-lib=m"); }'
     assert scan_script(text, tmp_path).inputs == []
+
+
+def test_the_scripts_own_functions_are_walked_with_their_arguments(tmp_path: Path) -> None:
+    touch(tmp_path, "vendor/lib/a.c", "vendor/lib/b.c", "vendor/net/c.c")
+    text = '''
+        fn add_c_files(build: &mut cc::Build, dir: impl AsRef<Path>) {
+            for e in dir.as_ref().read_dir().unwrap() { build.file(e.unwrap().path()); }
+        }
+        struct Lib { cfg: cc::Build }
+        impl Lib {
+            fn sources(&mut self, base: &str, names: &[&str]) {
+                for n in names { self.cfg.file(Path::new(base).join(n)); }
+            }
+        }
+        fn never_called(x: &str) { cc::Build::new().file(x); }
+        fn main() {
+            let mut cfg = cc::Build::new();
+            add_c_files(&mut cfg, "vendor/lib");
+            add_c_files(&mut cfg, Path::new("vendor").join("net"));
+            let mut lib = Lib { cfg };
+            lib.sources("vendor/extra", &["x.c", "y.c"]);
+        }
+    '''
+    scan = scan_script(text, tmp_path)
+    assert {i.path: (i.rule, i.line) for i in scan.inputs} == {
+        "vendor/lib/a.c": ('cc::Build::file (read_dir("vendor/lib"))', 3),
+        "vendor/lib/b.c": ('cc::Build::file (read_dir("vendor/lib"))', 3),
+        "vendor/net/c.c": ('cc::Build::file (read_dir("vendor/net"))', 3),
+        "vendor/extra/x.c": ("cc::Build::file", 8),
+        "vendor/extra/y.c": ("cc::Build::file", 8),
+    }
+    # A function no call reaches is still read: its unreadable parameter is a note.
+    assert [(line, msg) for _, line, msg in scan.notes] == [(11, "cc::Build::file: x is not a literal")]
