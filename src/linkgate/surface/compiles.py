@@ -16,6 +16,10 @@ archive the gate links. This module finds them where the script names them:
 - a build tool run in a directory (``Command::new("make").current_dir(dir)``);
 - ``bindgen``'s ``.header(h)`` and ``-I`` in ``.clang_arg``.
 
+The values reach those calls through ``linkgate.surface.scriptwalk`` (bindings,
+loops, the script's own helper functions) and ``linkgate.surface.scriptexpr``
+(path expressions, globs, source lists in text files).
+
 Paths are relative to the package directory, where cargo runs the script.
 """
 

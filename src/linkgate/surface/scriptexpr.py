@@ -12,14 +12,13 @@ read, so the caller can say so instead of dropping it.
 
 from __future__ import annotations
 
-import glob as globmod
-import os
 import posixpath
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linkgate.surface import scriptfs
 from linkgate.surface.rustlex import (
     Token, closure_params, matching, skip_generics, split_top, strip_attributes, token_text,
 )
@@ -35,6 +34,9 @@ _CALL_IDENTITY = frozenset({"Path::new", "PathBuf::from", "String::from", "OsStr
                             "Some", "Ok", "Cow::from", "Path::to_path_buf"})
 _ENV_CALLS = frozenset({"env::var", "var", "env::var_os", "var_os"})
 _CLOSURE_METHODS = frozenset({"map", "filter_map", "flat_map", "for_each", "inspect"})
+_SPLITS = frozenset({"lines", "split", "split_whitespace", "split_terminator"})
+# `.map(str::trim)`, `.map(PathBuf::from)`: a function path that keeps the value.
+_MAP_IDENTITY = frozenset({"trim", "from", "new", "to_string", "to_owned", "into", "as_str", "clone", "as_ref"})
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,11 @@ class Evaluator:
                 value, i = self._method(value, t, i + 1)
             elif tok.kind == "ident" and tok.text == "as":
                 i += 2  # `x as &str`: a cast keeps the value
+            elif tok.kind == "punct" and tok.text == "+" and i + 1 < len(t):
+                right, i = self._unary(t, i + 1)  # String + &str
+                while i < len(t) and t[i].text == "." and i + 1 < len(t) and t[i + 1].kind == "ident":
+                    right, i = self._method(right, t, i + 1)
+                value = _product(value, right, op="concat")
             else:
                 break
         return value, i
@@ -120,7 +127,7 @@ class Evaluator:
             if t[j].kind == "ident" and t[j].text == "mut":
                 j += 1
             return self._expr(t, j)
-        if tok.kind == "str":
+        if tok.kind in ("str", "char"):
             return Value((Item(tok.text),)), i + 1
         if tok.kind == "punct" and tok.text == "(":
             close = matching(t, i)
@@ -178,6 +185,8 @@ class Evaluator:
                 if arg:
                     value = _product(value, self.evaluate(arg), op="concat")
             return value, close + 1
+        if name == "include_str" and args and len(args[0]) == 1 and args[0][0].kind == "str":
+            return self._text_file(args[0][0].text, f'include_str!("{args[0][0].text}")'), close + 1
         if name in ("env", "option_env") and args and len(args[0]) == 1 and args[0][0].kind == "str":
             return self._env(args[0][0].text), close + 1
         if name == "format":
@@ -250,17 +259,25 @@ class Evaluator:
             return first
         if name in _ENV_CALLS and args and len(args[0]) == 1 and args[0][0].kind == "str":
             return self._env(args[0][0].text)
+        if name in ("fs::read_to_string", "read_to_string"):
+            return Value(tuple(i for x in first.items for i in self._text_file(x.text, f'read_to_string("{x.text}")').items),
+                         first.missing)
         if name in ("Vec::new", "Vec::with_capacity", "vec::Vec::new"):
             return Value()
         if name in ("env::current_dir", "current_dir"):
             return Value((Item("."),))
         if name in ("glob", "glob::glob"):
-            return self._expand(first, "glob", self._glob)
+            return self._expand(first, "glob", lambda p: scriptfs.glob(self.package_dir, p))
         if name in ("fs::read_dir", "read_dir"):
-            return self._expand(first, "read_dir", lambda p: self._walk(p, recursive=False))
+            return self._expand(first, "read_dir", lambda p: scriptfs.walk(self.package_dir, p, recursive=False))
         if name in ("WalkDir::new", "walkdir::WalkDir::new"):
-            return self._expand(first, "WalkDir::new", lambda p: self._walk(p, recursive=True))
+            return self._expand(first, "WalkDir::new", lambda p: scriptfs.walk(self.package_dir, p, recursive=True))
         return unresolved(f"{name}() is computed at build time")
+
+    def _text_file(self, name: str, origin: str) -> Value:
+        """A source list kept in a text file: its whole text, for .lines()/.split() to cut."""
+        text = scriptfs.read_text(self.package_dir, name)
+        return unresolved(f"{origin}: cannot read it") if text is None else Value((Item(text, origin),))
 
     def _expand(self, arg: Value, how: str, walk: Callable[[str], list[str]]) -> Value:
         out = Value((), arg.missing)
@@ -271,25 +288,6 @@ class Evaluator:
                 out = out + unresolved(f"{origin} matches no file in {self.package_dir}")
             out = out + Value(tuple(Item(f, origin) for f in found))
         return out
-
-    def _glob(self, pattern: str) -> list[str]:
-        base = pattern if pattern.startswith("/") else os.path.join(self.package_dir, pattern)
-        found = sorted(globmod.glob(base, recursive=True))
-        return [self._rel(f) for f in found if os.path.isfile(f)]
-
-    def _walk(self, directory: str, recursive: bool) -> list[str]:
-        root = directory if directory.startswith("/") else os.path.join(self.package_dir, directory)
-        out: list[str] = []
-        for here, dirs, files in os.walk(root):
-            dirs.sort()
-            out += [self._rel(os.path.join(here, f)) for f in sorted(files)]
-            if not recursive:
-                break
-        return out
-
-    def _rel(self, path: str) -> str:
-        rel = os.path.relpath(path, self.package_dir)
-        return path if rel.startswith("..") else rel.replace(os.sep, "/")
 
     def _method(self, recv: Value, t: Sequence[Token], i: int) -> tuple[Value, int]:
         name = t[i].text
@@ -315,14 +313,24 @@ class Evaluator:
             return recv, end  # the fallback of an unreadable value tells nothing about files
         if name in _CLOSURE_METHODS and len(args) == 1:
             return self._closure(recv, args[0]), end
+        if name in _SPLITS:
+            seps = [x.text for x in self.evaluate(args[0]).items] if args else []
+            return Value(tuple(Item(piece, x.origin) for x in recv.items for piece in _split(x.text, name, seps)),
+                         recv.missing), end
+        if name in ("trim", "trim_end", "trim_start"):
+            return Value(tuple(Item(x.text.strip(), x.origin) for x in recv.items), recv.missing), end
         if name == "read_dir" and not args:  # Path::read_dir
-            return self._expand(recv, "read_dir", lambda p: self._walk(p, recursive=False)), end
+            return self._expand(recv, "read_dir", lambda p: scriptfs.walk(self.package_dir, p, recursive=False)), end
         if name == "filter" and len(args) == 1:
             return filter_by_closure(recv, args[0]), end
         return Value(recv.items, recv.missing + (f".{name}(...) is computed at build time",)), end
 
     def _closure(self, recv: Value, body: Sequence[Token]) -> Value:
         """``.map(|p| expr)``: *p* stands for every item of the receiver."""
+        if body and body[-1].kind == "ident" and all(t.kind == "ident" or t.text == "::" for t in body):
+            if body[-1].text in _MAP_IDENTITY:
+                strip = body[-1].text == "trim"
+                return Value(tuple(Item(x.text.strip(), x.origin) if strip else x for x in recv.items), recv.missing)
         params, rest = closure_params(body)
         if params is None:
             return Value((), recv.missing + ("a closure linkgate cannot read",))
@@ -353,3 +361,16 @@ def filter_by_closure(recv: Value, body: Sequence[Token]) -> Value:
     else:
         return recv  # an unreadable filter: keeping every file over-approximates, which is safe
     return Value(keep, recv.missing)
+
+
+def _split(text: str, how: str, seps: list[str]) -> list[str]:
+    """Pieces of a text-file source list; empty pieces and `#` comments are not files."""
+    if how == "lines":
+        pieces = text.splitlines()
+    elif how == "split_whitespace" or not seps:
+        pieces = text.split()
+    else:
+        pieces = [text]
+        for sep in seps:
+            pieces = [p for piece in pieces for p in piece.split(sep)]
+    return [p.strip() for p in pieces if p.strip() and not p.strip().startswith("#")]

@@ -200,3 +200,22 @@ def test_the_scripts_own_functions_are_walked_with_their_arguments(tmp_path: Pat
     }
     # A function no call reaches is still read: its unreadable parameter is a note.
     assert [(line, msg) for _, line, msg in scan.notes] == [(11, "cc::Build::file: x is not a literal")]
+
+
+def test_a_source_list_kept_in_a_text_file(tmp_path: Path) -> None:
+    (tmp_path / "sources.txt").write_text("# kept in sync with upstream\nlib/a.cc\n  lib/b.cc  \n\n")
+    (tmp_path / "more.txt").write_text("x.c,y.c")
+    text = '''
+        let list = include_str!("sources.txt").trim().split('\\n').map(str::trim).collect::<Vec<_>>();
+        for f in list { cfg.file(format!("vendor/{f}")); }
+        cfg.files(std::fs::read_to_string("more.txt").unwrap().split(",").map(|s| "extra/".to_string() + s));
+        cfg.file(include_str!("missing.txt"));
+    '''
+    scan = scan_script(text, tmp_path)
+    assert {i.path: i.rule for i in scan.inputs} == {
+        "vendor/lib/a.cc": 'cc::Build::file (include_str!("sources.txt"))',
+        "vendor/lib/b.cc": 'cc::Build::file (include_str!("sources.txt"))',
+        "extra/x.c": 'cc::Build::files (read_to_string("more.txt"))',
+        "extra/y.c": 'cc::Build::files (read_to_string("more.txt"))',
+    }
+    assert [msg for _, _, msg in scan.notes] == ['cc::Build::file: include_str!("missing.txt"): cannot read it']
