@@ -150,7 +150,9 @@ class ScriptWalker:
             return
         eq, end = assignment(t, j + 1)
         if eq is not None:
-            self.bind(t[j].text, self.ev.evaluate(t[eq + 1:end]).with_origin(f"let {t[j].text}"), t[i].line)
+            value = self.ev.evaluate(t[eq + 1:end])
+            # A list's name says where a source came from; a single path's (`let root`) does not.
+            self.bind(t[j].text, value.with_origin(f"let {t[j].text}") if len(value.items) > 1 else value, t[i].line)
 
     def _for(self, i: int) -> None:
         t = self.tokens

@@ -45,7 +45,7 @@ def test_cc_build_literals_loops_and_joins(tmp_path: Path) -> None:
     found = inputs(text, tmp_path)
     assert found == {
         "src/x.c": "cc::Build::file",
-        "vendor/include/**": "cc::Build::include (let base)",
+        "vendor/include/**": "cc::Build::include",
         "vendor/a.c": "cc::Build::file (const NAMES)",
         "vendor/b.c": "cc::Build::file (const NAMES)",
         "m/one.cpp": "cc::Build::files",
