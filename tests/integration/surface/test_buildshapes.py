@@ -124,3 +124,27 @@ def test_a_script_split_into_modules_that_calls_the_compiler(doc: dict) -> None:
     assert paths["splitscript/lib/include/**"].startswith("compiler include flag -Ilib/include at ")
     # It prints no rerun-if-* line at all: cargo's default, the whole package.
     assert paths["splitscript/**"].startswith("any change reruns the build script of package splitscript")
+
+
+def test_a_build_script_that_cannot_be_read_is_a_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed")
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURE, root)
+    (root / "broken" / "src").mkdir(parents=True)
+    (root / "broken" / "Cargo.toml").write_text('[package]\nname = "broken"\nversion = "0.1.0"\nedition = "2021"\n')
+    (root / "broken" / "src" / "lib.rs").write_text("")
+    (root / "broken" / "build.rs").symlink_to("nowhere.rs")  # dangling
+    manifest = root / "Cargo.toml"
+    manifest.write_text(manifest.read_text().replace('"splitscript"]', '"splitscript", "broken"]'))
+    git_commit_all(root)
+    monkeypatch.chdir(root)
+    assert main(["surface", "shapes", "--static", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert under(doc, "broken")["broken/build.rs"] == "build script of package broken (unreadable)"
+    assert [n for n in doc["notes"] if "broken" in n] == [
+        f"package broken: cannot read {root}/broken/build.rs: No such file or directory: "
+        "linkgate cannot tell what it links or compiles"
+    ]
