@@ -145,7 +145,7 @@ def add_link_script(
         surface.add_env(var, f"rerun-if-env-changed: {trigger}")
     if any_change:
         rel, outside = relative(root, manifest_dir, directory=True)
-        surface.add_path(rel, f"any change {trigger} (it declares no rerun-if-changed)", outside, pkg)
+        surface.add_path(rel, f"any change {trigger} (it prints no rerun-if-* line, so cargo watches the whole package)", outside, pkg)
     if source.error is not None:
         surface.add_note(f"package {pkg} {origin} {link_desc}, but {source.error}: "
                          "what its build script compiles is not in the surface")
