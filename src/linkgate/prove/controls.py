@@ -138,23 +138,10 @@ def require_clean(config: Config, rel: str) -> None:
 
 def package_of(config: Config, rel: str) -> str | None:
     """Name of the cargo package whose manifest is nearest above the file."""
-    import tomllib
+    from linkgate.prove.caches import owning_package
 
-    here = (config.root / rel).parent
-    root = config.root.resolve()
-    while True:
-        manifest = here / "Cargo.toml"
-        if manifest.is_file():
-            try:
-                data = tomllib.loads(manifest.read_text(encoding="utf-8"))
-            except (OSError, tomllib.TOMLDecodeError):
-                return None
-            name = data.get("package", {}).get("name")
-            if isinstance(name, str):
-                return name
-        if here.resolve() == root or here.parent == here:
-            return None
-        here = here.parent
+    owner = owning_package(config.root, rel)
+    return owner[0] if owner is not None else None
 
 
 def invalidate_package(target_dir: Path, package: str) -> int:

@@ -1,0 +1,124 @@
+"""Which cargo fingerprints a mutation can leave lying, and how to make them honest.
+
+Rustc records every file it reads (dep-info), so cargo always notices a
+changed ``.rs`` file or ``include_bytes!`` input. A build script is different:
+cargo reruns it only for its recorded ``rerun-if-changed`` paths, or, when it
+printed no ``rerun-if-*`` line at all, for any change in its package. A
+``cc``-style script prints only ``rerun-if-env-changed`` lines, so a mutated
+C source is invisible to cargo: the mutated build would reuse the pristine
+archive (a false "not reproduced"), and after an interruption the pristine
+build would reuse the mutated one (a false "link-failed").
+
+Deleting the build script's *run* unit (``.fingerprint/<pkg>-<hash>/`` holding
+``run-build-script-build-script-build``) makes cargo rerun the script, then
+rebuild the package's library and everything depending on it; the compile
+units keep their fingerprints, so nothing else is redone.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from linkgate.cargo.fingerprint import RUN_RECORD, read_run_record
+
+EVERY_PACKAGE = "*"
+
+
+@dataclass(frozen=True)
+class CacheScope:
+    """The build-script runs a mutation of *file* can make stale, in *target_dirs*.
+
+    ``package`` is the package whose directory holds the file; a file outside
+    every package can be read by any build script, so it is ``*``.
+    """
+
+    file: str  # absolute path of the mutated file
+    package: str
+    package_dir: str | None  # absolute; None with ``*``
+    target_dirs: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "package": self.package,
+            "package_dir": self.package_dir,
+            "target_dirs": list(self.target_dirs),
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> CacheScope:
+        return CacheScope(str(d["file"]), str(d["package"]), d.get("package_dir"), tuple(d["target_dirs"]))
+
+
+def owning_package(root: Path, rel: str) -> tuple[str, Path] | None:
+    """Name and directory of the package whose manifest is nearest above *rel*."""
+    import tomllib
+
+    root = root.resolve()
+    here = (root / rel).parent.resolve()
+    while True:
+        manifest = here / "Cargo.toml"
+        if manifest.is_file():
+            try:
+                data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                data = {}
+            name = data.get("package", {}).get("name")
+            if isinstance(name, str):
+                return name, here
+        if here == root or here.parent == here:
+            return None
+        here = here.parent
+
+
+def scope_for(root: Path, rel: str, target_dirs: list[Path]) -> CacheScope:
+    owner = owning_package(root, rel)
+    file = str((root / rel).resolve())
+    dirs = tuple(str(d) for d in target_dirs)
+    if owner is None:
+        return CacheScope(file, EVERY_PACKAGE, None, dirs)
+    return CacheScope(file, owner[0], str(owner[1]), dirs)
+
+
+def _watched(record_paths: tuple[str, ...], any_change: bool, package_dir: str | None, file: str) -> bool:
+    """Would cargo rerun this build script after *file* changed?"""
+    if package_dir is None:
+        return False  # cannot resolve its relative paths: assume blind, invalidate
+    if any_change:
+        return file.startswith(package_dir.rstrip("/") + "/")
+    for p in record_paths:
+        watched = os.path.normpath(os.path.join(package_dir, p))
+        # rerun-if-changed on a directory scans it recursively.
+        if file == watched or file.startswith(watched.rstrip("/") + "/"):
+            return True
+    return False
+
+
+def invalidate(scope: CacheScope, target_dirs: tuple[str, ...] | None = None) -> list[str]:
+    """Delete the run units of build scripts blind to ``scope.file``; return what went.
+
+    Idempotent, and harmless when the file was never mutated: the cost is one
+    rerun of the build script.
+    """
+    names = {scope.package, scope.package.replace("-", "_")}
+    removed: list[str] = []
+    for tdir in target_dirs if target_dirs is not None else scope.target_dirs:
+        for record_file in sorted(Path(tdir).glob(f"**/.fingerprint/*/{RUN_RECORD}")):
+            unit = record_file.parent
+            record = read_run_record(record_file, record_file.parents[3])
+            paths: tuple[str, ...] = ()
+            if record is None:
+                pkg, any_change = unit.name.rsplit("-", 1)[0], False
+            else:
+                pkg, paths, any_change = record.package, record.changed_paths, record.any_change
+            if scope.package != EVERY_PACKAGE and pkg not in names:
+                continue
+            if _watched(paths, any_change, scope.package_dir, scope.file):
+                continue
+            shutil.rmtree(unit, ignore_errors=True)
+            removed.append(str(unit))
+    return removed
