@@ -9,21 +9,22 @@ C source is invisible to cargo: the mutated build would reuse the pristine
 archive (a false "not reproduced"), and after an interruption the pristine
 build would reuse the mutated one (a false "link-failed").
 
-Deleting the build script's *run* unit (``.fingerprint/<pkg>-<hash>/`` holding
-``run-build-script-build-script-build``) makes cargo rerun the script, then
-rebuild the package's library and everything depending on it; the compile
-units keep their fingerprints, so nothing else is redone.
+Deleting the package's fingerprint directories (``.fingerprint/<pkg>-<hash>/``)
+makes cargo rerun the script and rebuild the package and everything that
+depends on it; nothing else is redone.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from linkgate.cargo.fingerprint import RUN_RECORD, read_run_record
+from linkgate.cargo.fingerprint import RUN_RECORD, package_of, read_run_record
 
 EVERY_PACKAGE = "*"
 
@@ -99,26 +100,68 @@ def _watched(record_paths: tuple[str, ...], any_change: bool, package_dir: str |
 
 
 def invalidate(scope: CacheScope, target_dirs: tuple[str, ...] | None = None) -> list[str]:
-    """Delete the run units of build scripts blind to ``scope.file``; return what went.
+    """Delete every unit of each package whose build script is blind to
+    ``scope.file``; return the unit directories that went.
+
+    Rerunning the script is not enough: when its stdout is unchanged cargo
+    keeps the library that bundled the old archive (rustc copies a
+    ``static=`` library into the rlib, and cargo does not track that input).
+    Without the library's fingerprint the library is rebuilt, and cargo then
+    rebuilds its dependents (``the dependency `zsys` was rebuilt``).
 
     Idempotent, and harmless when the file was never mutated: the cost is one
-    rerun of the build script.
+    rebuild of the package and its dependents.
     """
     names = {scope.package, scope.package.replace("-", "_")}
     removed: list[str] = []
     for tdir in target_dirs if target_dirs is not None else scope.target_dirs:
-        for record_file in sorted(Path(tdir).glob(f"**/.fingerprint/*/{RUN_RECORD}")):
-            unit = record_file.parent
-            record = read_run_record(record_file, record_file.parents[3])
-            paths: tuple[str, ...] = ()
-            if record is None:
-                pkg, any_change = unit.name.rsplit("-", 1)[0], False
-            else:
-                pkg, paths, any_change = record.package, record.changed_paths, record.any_change
-            if scope.package != EVERY_PACKAGE and pkg not in names:
+        for fingerprints in sorted(Path(tdir).glob("**/.fingerprint")):
+            blind = set()
+            for record_file in sorted(fingerprints.glob(f"*/{RUN_RECORD}")):
+                record = read_run_record(record_file, record_file.parents[3])
+                if record is None:
+                    continue
+                if scope.package != EVERY_PACKAGE and record.package not in names:
+                    continue
+                if not _watched(record.changed_paths, record.any_change, scope.package_dir, scope.file):
+                    blind.add(record.package.replace("-", "_"))
+            if not blind:
                 continue
-            if _watched(paths, any_change, scope.package_dir, scope.file):
-                continue
-            shutil.rmtree(unit, ignore_errors=True)
-            removed.append(str(unit))
+            with _cargo_idle(fingerprints.parent):
+                for unit in sorted(fingerprints.iterdir()):
+                    if (package_of(unit.name) or "").replace("-", "_") in blind:
+                        shutil.rmtree(unit, ignore_errors=True)
+                        removed.append(str(unit))
     return removed
+
+
+@contextmanager
+def _cargo_idle(profile: Path) -> Iterator[None]:
+    """Hold cargo's own build-directory lock while deleting fingerprints.
+
+    Builds run in their own session, so ``kill -9`` of linkgate can leave a
+    cargo building the mutated tree; it writes fresh fingerprints when it
+    ends. Waiting for its ``.cargo-lock`` (an flock cargo holds for the whole
+    build) means those land before we delete them, never after.
+    """
+    import fcntl
+    import sys
+
+    lock = profile / ".cargo-lock"
+    try:
+        fd = os.open(lock, os.O_RDWR)
+    except OSError:
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            sys.stderr.write(
+                f"linkgate: waiting for a cargo build still running in {profile} "
+                "(left by an interrupted linkgate) before invalidating its fingerprints\n"
+            )
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
