@@ -155,7 +155,9 @@ def _crash(exc: BaseException) -> int:
     first = (str(exc).strip().splitlines() or [""])[0]
     what = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
     if log is not None:
-        shown = os.path.relpath(log) if log.is_relative_to(cwd) else str(log)
+        root = log.parent.parent  # <root>/.linkgate/crash.log
+        inside = log.parent.name == ".linkgate" and cwd.is_relative_to(root)
+        shown = os.path.relpath(log, cwd) if inside else str(log)
         _print_error(f"internal error: {what}, see `{shown}`")
     else:
         _print_error(f"internal error: {what} (the traceback could not be saved; rerun with LINKGATE_DEBUG=1)")
