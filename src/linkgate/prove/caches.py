@@ -115,24 +115,31 @@ def invalidate(scope: CacheScope, target_dirs: tuple[str, ...] | None = None) ->
     names = {scope.package, scope.package.replace("-", "_")}
     removed: list[str] = []
     for tdir in target_dirs if target_dirs is not None else scope.target_dirs:
-        for fingerprints in sorted(Path(tdir).glob("**/.fingerprint")):
-            blind = set()
-            for record_file in sorted(fingerprints.glob(f"*/{RUN_RECORD}")):
-                record = read_run_record(record_file, record_file.parents[3])
-                if record is None:
-                    continue
-                if scope.package != EVERY_PACKAGE and record.package not in names:
-                    continue
-                if not _watched(record.changed_paths, record.any_change, scope.package_dir, scope.file):
-                    blind.add(record.package.replace("-", "_"))
-            if not blind:
-                continue
+        # <tdir>/<profile>/.fingerprint, or <tdir>/<triple>/<profile>/.fingerprint
+        # with --target; not "**", which would walk every build script's out/.
+        found = [*Path(tdir).glob("*/.fingerprint"), *Path(tdir).glob("*/*/.fingerprint")]
+        for fingerprints in sorted(found):
             with _cargo_idle(fingerprints.parent):
-                for unit in sorted(fingerprints.iterdir()):
+                blind = _blind_packages(fingerprints, scope, names)
+                for unit in sorted(fingerprints.iterdir()) if blind else ():
                     if (package_of(unit.name) or "").replace("-", "_") in blind:
                         shutil.rmtree(unit, ignore_errors=True)
                         removed.append(str(unit))
     return removed
+
+
+def _blind_packages(fingerprints: Path, scope: CacheScope, names: set[str]) -> set[str]:
+    """Packages (as crate names) whose recorded build-script run ignores the file."""
+    blind = set()
+    for record_file in sorted(fingerprints.glob(f"*/{RUN_RECORD}")):
+        record = read_run_record(record_file, record_file.parents[3])
+        if record is None:
+            continue
+        if scope.package != EVERY_PACKAGE and record.package not in names:
+            continue
+        if not _watched(record.changed_paths, record.any_change, scope.package_dir, scope.file):
+            blind.add(record.package.replace("-", "_"))
+    return blind
 
 
 @contextmanager
