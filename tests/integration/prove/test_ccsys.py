@@ -143,3 +143,37 @@ def test_kill_9_after_the_mutated_build_then_run_links_under_every_linker(ccsys,
     assert sha(c_file) == original and c_file.stat().st_mode == mode
     assert not (ccsys / ".linkgate/journal.json").exists()
     assert git(ccsys, "status", "--porcelain") == ""
+
+
+def test_kill_9_during_the_mutated_build_leaves_cargo_running_and_run_still_links(ccsys):
+    """Builds run in their own session, so kill -9 of linkgate can orphan a
+    cargo building the mutated tree (it usually dies soon on its closed stdout).
+    Whatever it leaves, the next run must link the pristine tree; recovery
+    waits for cargo's build-directory lock before invalidating."""
+    c_file = ccsys / C_FILE
+    original = sha(c_file)
+    warm = subprocess.run([*LINKGATE, "run", "-q"], cwd=ccsys, capture_output=True, text=True)
+    assert warm.returncode == 0, warm.stderr
+    prove = subprocess.Popen(
+        [*LINKGATE, "prove", "--control", "rename-checksum"], cwd=ccsys,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    assert prove.stderr is not None
+    for line in prove.stderr:  # plain progress lines: stderr is not a terminal
+        if "[bfd]: building with the defect in place" in line:
+            break
+    else:
+        pytest.fail("prove never reached the mutated bfd build")
+    time.sleep(0.3)  # cargo is running: the build script is rerunning on the mutated source
+    os.killpg(prove.pid, signal.SIGKILL)
+    prove.wait()
+    assert sha(c_file) != original
+    done = subprocess.run([*LINKGATE, "run", "-q", "--format", "json"], cwd=ccsys, capture_output=True, text=True)
+    doc = json.loads(done.stdout)
+    assert {r["linker"]: r["verdict"] for r in doc["results"]} == {"default": "linked", "bfd": "linked"}, (
+        done.stderr, doc)
+    assert done.returncode == 0
+    assert sha(c_file) == original
+    for linker in ("default", "bfd"):
+        for a in archives(ccsys, linker):
+            assert b"zl_checksum_renamed" not in a.read_bytes(), a
