@@ -118,8 +118,18 @@ class Repository:
     def lock(self, *, shared: bool = False) -> None:
         import fcntl
 
-        ensure_state_dir(self.root)
-        fd = os.open(self.state / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            ensure_state_dir(self.root)
+            fd = os.open(self.state / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            if not shared:
+                raise RecoveryError(
+                    f"cannot create the lock in {self.state}: {exc.strerror}",
+                    hint="prove journals files there before mutating them; make the checkout writable",
+                ) from None
+            # A read-only checkout (target-dir elsewhere): nothing can mutate
+            # it, so a run has nothing to guard against.
+            return
         try:
             fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except BlockingIOError:
