@@ -127,8 +127,28 @@ def changes(comparison: Comparison, cwd: str | Path) -> list[Any]:
 
     if comparison.all_added:
         return all_added(cwd)
-    assert comparison.base is not None
-    return changed_files(comparison.base, comparison.head, cwd, merge_base=comparison.merge_base)
+    base = comparison.base
+    assert base is not None
+    try:
+        return changed_files(base, comparison.head, cwd, merge_base=comparison.merge_base)
+    except UsageError:
+        # A commit named by the event may be missing from a shallow checkout
+        # (actions/checkout fetches one commit by default). paths-filter
+        # fetches it too; without it the error stands, with its hint.
+        if not _fetch_commit(base, cwd):
+            raise
+    return changed_files(base, comparison.head, cwd, merge_base=comparison.merge_base)
+
+
+def _fetch_commit(sha: str, cwd: str | Path) -> bool:
+    import re
+
+    from linkgate import proc
+
+    if os.environ.get("GITHUB_ACTIONS") != "true" or not re.fullmatch(r"[0-9a-f]{40}", sha):
+        return False
+    done = proc.run(["git", "fetch", "--no-tags", "--depth=1", "origin", sha], cwd=cwd, check=False)
+    return done.returncode == 0
 
 
 def for_repository(base: str | None, head: str, cwd: str | Path) -> Comparison:

@@ -4,6 +4,7 @@ dorny/paths-filter takes it, with a synthetic payload in $GITHUB_EVENT_PATH."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,17 @@ def test_push_before_unknown_to_a_shallow_clone_is_one_line_exit_2(root, tmp_pat
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and "git does not know '1111111111111111111111111111111111111111'" in err[0]
     assert "fetch-depth: 0" in err[0]
+
+
+@pytest.mark.parametrize(("files", "expected"), [({"build.rs": "// z\n"}, "true"), ({"README.md": "z\n"}, "false")])
+def test_shallow_checkout_fetches_the_before_commit(root, tmp_path, monkeypatch, capsys, files, expected):
+    """actions/checkout's default is one commit; the before commit is fetched
+    from origin as paths-filter does (a local origin: no network)."""
+    before = git(root, "rev-parse", "HEAD").strip()
+    commit(root, files, "pushed")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{root}", str(clone))
+    missing = subprocess.run(["git", "-C", str(clone), "cat-file", "-e", before], capture_output=True)
+    assert missing.returncode != 0, "the clone must not have the before commit yet"
+    answer, err, _ = should_run(clone, tmp_path, monkeypatch, capsys, "push", push(before))
+    assert answer == expected, err
