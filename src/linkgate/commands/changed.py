@@ -44,10 +44,13 @@ def build_report(base: str, head: str, changes: list[Change]) -> Report:
     help="Base ref; the diff is against the merge base (base...head). "
     "Default: from the GitHub event, as should-run decides.",
 )
-@click.option("--head", default="HEAD", show_default=True, help="Head ref.")
+@click.option(
+    "--head", default=None,
+    help="Head ref (default: the event's head commit for a pull request or merge group, else HEAD).",
+)
 @repo_option
 @format_options
-def command(base: str | None, head: str, repo: str | None, fmt: str, output: str | None) -> int:
+def command(base: str | None, head: str | None, repo: str | None, fmt: str, output: str | None) -> int:
     """List changed files as dorny/paths-filter sees them on a pull request.
 
     A rename is a deletion plus an addition (git diff --no-renames).
@@ -63,5 +66,5 @@ def command(base: str | None, head: str, repo: str | None, fmt: str, output: str
         raise UsageError(f"{comparison.reason}; pass --base REF to list changes")
     changes = event.changes(comparison, cwd)
     shown = comparison.base or "(none: every file is added)"
-    emit(build_report(shown, head, changes), fmt, output)
+    emit(build_report(shown, comparison.head, changes), fmt, output)
     return 0

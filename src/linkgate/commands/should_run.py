@@ -27,12 +27,15 @@ def output_key(gate: str) -> str:
     "--base", default=None,
     help="Base ref, diffed against the merge base (default: from the GitHub event, as dorny/paths-filter does).",
 )
-@click.option("--head", default="HEAD", show_default=True, help="Head ref.")
+@click.option(
+    "--head", default=None,
+    help="Head ref (default: the event's head commit for a pull request or merge group, else HEAD).",
+)
 @click.option(
     "--config", "config_path", type=click.Path(dir_okay=False), default=None, help="Configuration file."
 )
 @repo_option
-def command(gate: str, base: str | None, head: str, config_path: str | None, repo: str | None) -> int:
+def command(gate: str, base: str | None, head: str | None, config_path: str | None, repo: str | None) -> int:
     """Print true or false; under GitHub Actions also set the step output GATE.
 
     Without --base the comparison follows the event in $GITHUB_EVENT_NAME and

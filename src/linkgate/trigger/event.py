@@ -68,14 +68,24 @@ def _get(doc: Any, *keys: str) -> str | None:
     return doc if isinstance(doc, str) and doc else None
 
 
-def resolve(base: str | None, head: str, env: Mapping[str, str] | None = None,
+def resolve(base: str | None, head: str | None, env: Mapping[str, str] | None = None,
             local_ref: Any = None) -> Comparison:
     """The comparison for ``should-run``/``changed``; *local_ref* maps a branch
-    name to a ref git knows here (``origin/main`` in an Actions checkout)."""
+    name to a ref git knows here (``origin/main`` in an Actions checkout).
+    *head* None means the event's head commit where it names one (a pull
+    request's, a merge group's), else ``HEAD``."""
     env = os.environ if env is None else env
+    event = env.get("GITHUB_EVENT_NAME", "")
+    doc = _payload(env, event) if event in (*PR_EVENTS, "merge_group") and head is None else {}
+    if event in PR_EVENTS:
+        # pull_request_target checks out the base branch by default; the
+        # pull request's own head is what paths-filter lists (through the API).
+        head = head or _get(doc, "pull_request", "head", "sha")
+    elif event == "merge_group":
+        head = head or _get(doc, "merge_group", "head_sha")
+    head = head or "HEAD"
     if base is not None:
         return Comparison(base, head, reason=f"--base {base}: changes since the merge base with {head}")
-    event = env.get("GITHUB_EVENT_NAME", "")
     if not event:
         if env.get("GITHUB_BASE_REF"):
             ref = f"origin/{env['GITHUB_BASE_REF']}"
@@ -84,7 +94,7 @@ def resolve(base: str | None, head: str, env: Mapping[str, str] | None = None,
     if event in ALWAYS_EVENTS:
         return Comparison(None, head, always=True,
                           reason=f"a {event} event: the gate always runs (there is no change to filter)")
-    doc = _payload(env, event)
+    doc = doc or _payload(env, event)
     default = _get(doc, "repository", "default_branch")
     if event in PR_EVENTS:
         sha = _get(doc, "pull_request", "base", "sha")
@@ -135,23 +145,30 @@ def changes(comparison: Comparison, cwd: str | Path) -> list[Any]:
         # A commit named by the event may be missing from a shallow checkout
         # (actions/checkout fetches one commit by default). paths-filter
         # fetches it too; without it the error stands, with its hint.
-        if not _fetch_commit(base, cwd):
+        if not _fetch_missing((base, comparison.head), cwd):
             raise
     return changed_files(base, comparison.head, cwd, merge_base=comparison.merge_base)
 
 
-def _fetch_commit(sha: str, cwd: str | Path) -> bool:
+def _fetch_missing(refs: tuple[str, ...], cwd: str | Path) -> bool:
     import re
 
     from linkgate import proc
 
-    if os.environ.get("GITHUB_ACTIONS") != "true" or not re.fullmatch(r"[0-9a-f]{40}", sha):
+    if os.environ.get("GITHUB_ACTIONS") != "true":
         return False
-    done = proc.run(["git", "fetch", "--no-tags", "--depth=1", "origin", sha], cwd=cwd, check=False)
+    missing = [
+        r for r in refs
+        if re.fullmatch(r"[0-9a-f]{40}", r)
+        and proc.run(["git", "cat-file", "-e", f"{r}^{{commit}}"], cwd=cwd, check=False).returncode != 0
+    ]
+    if not missing:
+        return False
+    done = proc.run(["git", "fetch", "--no-tags", "--depth=1", "origin", *missing], cwd=cwd, check=False)
     return done.returncode == 0
 
 
-def for_repository(base: str | None, head: str, cwd: str | Path) -> Comparison:
+def for_repository(base: str | None, head: str | None, cwd: str | Path) -> Comparison:
     from linkgate.trigger.gitdiff import local_ref
 
     return resolve(base, head, local_ref=lambda branch: local_ref(branch, cwd))

@@ -192,3 +192,16 @@ def test_shallow_checkout_fetches_the_before_commit(root, tmp_path, monkeypatch,
     assert missing.returncode != 0, "the clone must not have the before commit yet"
     answer, err, _ = should_run(clone, tmp_path, monkeypatch, capsys, "push", push(before))
     assert answer == expected, err
+
+
+@pytest.mark.parametrize(("files", "expected"), [({"build.rs": "// t\n"}, "true"), ({"docs/y.md": "y\n"}, "false")])
+def test_pull_request_target_judges_the_pull_request_head_not_the_checkout(
+    root, tmp_path, monkeypatch, capsys, files, expected
+):
+    base = git(root, "rev-parse", "HEAD").strip()
+    git(root, "checkout", "-qb", "topic")
+    head = commit(root, files, "pr")
+    git(root, "checkout", "-q", "main")  # pull_request_target checks out the base branch
+    payload = {"pull_request": {"number": 9, "base": {"sha": base}, "head": {"sha": head}}}
+    answer, _, _ = should_run(root, tmp_path, monkeypatch, capsys, "pull_request_target", payload)
+    assert answer == expected

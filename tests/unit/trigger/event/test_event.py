@@ -91,3 +91,12 @@ def test_unreadable_payload_is_a_usage_error(tmp_path):
     env = {"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": str(tmp_path / "missing.json")}
     with pytest.raises(UsageError, match="cannot read the push event payload"):
         resolve(None, "HEAD", env)
+
+
+def test_head_defaults_to_the_commit_the_event_names(tmp_path):
+    pr = {"pull_request": {"number": 3, "base": {"sha": A}, "head": {"sha": B}}}
+    assert resolve(None, None, env_for(tmp_path, "pull_request_target", pr)).head == B
+    assert resolve(None, "HEAD", env_for(tmp_path, "pull_request_target", pr)).head == "HEAD"  # --head wins
+    mg = {"merge_group": {"base_sha": A, "head_sha": B}}
+    assert resolve(None, None, env_for(tmp_path, "merge_group", mg)).head == B
+    assert resolve(None, None, env_for(tmp_path, "push", {"before": A, "ref": "refs/heads/x"})).head == "HEAD"
