@@ -2,11 +2,13 @@
 
 Order of events for one mutation:
   1. take the repository lock (``.linkgate/lock``, an flock held for the run);
-  2. write the journal (original bytes, sha256, mode, mtime) to a temporary
-     file, fsync it, rename it into place, fsync the directory;
+  2. write the journal (original bytes, sha256, mode, mtime, and the cargo
+     fingerprints the mutation can make stale) to a temporary file, fsync it,
+     rename it into place, fsync the directory;
   3. replace the file atomically (temporary file + os.replace), so at every
      instant it holds either the original or the mutated bytes;
-  4. restore the same way, then delete the journal.
+  4. restore the same way, invalidate those fingerprints, then delete the
+     journal.
 A crash or ``kill -9`` anywhere leaves either no journal (nothing mutated) or
 a journal from which the next linkgate invocation restores.
 
@@ -29,11 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from linkgate.errors import Interrupted, LockHeld, RecoveryError
+from linkgate.errors import Interrupted, RecoveryError
 from linkgate.prove.caches import CacheScope
+from linkgate.prove.lock import RepositoryLock
 from linkgate.statedir import STATE_DIR, ensure as ensure_state_dir
 JOURNAL = "journal.json"
-LOCK = "lock"
 _TMP_SUFFIX = ".linkgate-tmp"
 
 
@@ -108,85 +110,20 @@ class Repository:
         self.root = root
         self.state = root / STATE_DIR
         self.journal = self.state / JOURNAL
-        self._lock_fd: int | None = None
-        self._lock_shared = False
+        self._lock = RepositoryLock(root)
 
-    # -- lock ---------------------------------------------------------------
-    # One flock on .linkgate/lock: `prove` (and `recover`) hold it exclusively
-    # while files may be mutated; `run` holds it shared, so runs coexist but
-    # neither side ever builds or mutates under the other.
+    # -- lock (see linkgate.prove.lock) ----------------------------------------
     def lock(self, *, shared: bool = False) -> None:
-        import fcntl
-
-        try:
-            ensure_state_dir(self.root)
-            fd = os.open(self.state / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            if not shared:
-                raise RecoveryError(
-                    f"cannot create the lock in {self.state}: {exc.strerror}",
-                    hint="prove journals files there before mutating them; make the checkout writable",
-                ) from None
-            # A read-only checkout (target-dir elsewhere): nothing can mutate
-            # it, so a run has nothing to guard against.
-            return
-        try:
-            fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holders = _lock_holders(fd)
-            os.close(fd)
-            raise self._held(holders, shared) from None
-        if not shared:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, str(os.getpid()).encode(), 0)
-        self._lock_fd = fd
-        self._lock_shared = shared
-
-    def _held(self, holders: list[tuple[int, bool]], shared: bool) -> LockHeld:
-        writers = [pid for pid, exclusive in holders if exclusive]
-        pids = ", ".join(str(p) for p in (writers or [p for p, _ in holders])) or "?"
-        if writers or shared:
-            what = "is mutating files in"
-            hint = ("wait for it to finish; building now would link its mutated tree"
-                    if shared else "wait for it to finish; two negative controls must not interleave")
-        else:
-            what = "is building in"
-            hint = "wait for it to finish; prove would mutate files under its build"
-        plural = "es" if "," in pids else ""
-        return LockHeld(f"another linkgate process{plural} (pid {pids}) {what} {self.root}", hint=hint)
+        self._lock.acquire(shared=shared)
 
     def unlock(self) -> None:
-        if self._lock_fd is not None:
-            if not self._lock_shared:
-                os.ftruncate(self._lock_fd, 0)  # no stale pid for the next reader
-            os.close(self._lock_fd)  # closing releases the flock
-            self._lock_fd = None
+        self._lock.release()
 
     def lock_is_free(self) -> bool:
-        import fcntl
-
-        path = self.state / LOCK
-        if not path.exists():
-            return True
-        fd = os.open(path, os.O_RDWR)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        finally:
-            os.close(fd)
-        return True
+        return self._lock.is_free()
 
     def holders(self) -> list[tuple[int, bool]]:
-        """(pid, exclusive) of the processes holding the lock now."""
-        path = self.state / LOCK
-        if not path.exists():
-            return []
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            return _lock_holders(fd)
-        finally:
-            os.close(fd)
+        return self._lock.holders()
 
     # -- journal ------------------------------------------------------------
     def write_journal(self, entries: list[Entry]) -> None:
@@ -287,33 +224,6 @@ def _invalidate(entry: Entry) -> None:
         from linkgate.prove.caches import invalidate
 
         invalidate(entry.caches)
-
-
-def _lock_holders(fd: int) -> list[tuple[int, bool]]:
-    """Who holds the flock on *fd*'s file, from /proc/locks (Linux); the pid
-    written by an exclusive holder when /proc/locks cannot be read."""
-    st = os.fstat(fd)
-    me = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
-    found: list[tuple[int, bool]] = []
-    try:
-        with open("/proc/locks", encoding="ascii", errors="replace") as fh:
-            for line in fh:
-                parts = line.split()
-                if "->" in parts:  # a waiter, not a holder
-                    continue
-                if len(parts) < 6 or parts[1] != "FLOCK":
-                    continue
-                if parts[5] == me:
-                    pid = int(parts[4])
-                    if pid != os.getpid():
-                        found.append((pid, parts[3] == "WRITE"))
-    except (OSError, ValueError):
-        pass
-    if not found:
-        text = os.pread(fd, 64, 0).decode(errors="replace").strip()
-        if text.isdigit():
-            found.append((int(text), True))
-    return found
 
 
 @contextmanager
