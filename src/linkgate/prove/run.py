@@ -132,9 +132,11 @@ def _prove_one(
                 # artefact and the control would be "not reproduced" falsely.
                 gone = caches.invalidate(scope, (str(layout.target_dir(config, gate, ln)),))
                 if gone:
+                    whose = (f"package {scope.package!r}'s build script" if scope.package != caches.EVERY_PACKAGE
+                             else "the build scripts (the file is in no package)")
                     out.notes.append(
-                        f"{p.rel_path} is outside every rerun-if-changed of package {scope.package!r}'s build "
-                        "script, so cargo would not rebuild it; linkgate made it rerun for both builds"
+                        f"{p.rel_path} is outside every rerun-if-changed of {whose}, so cargo would not "
+                        "rebuild for it; linkgate invalidated the fingerprints before both builds"
                     )
             phase(f"{control.name} [{ln}]: building with the defect in place")
             out.mutated, blind[ln] = _real_run(config, gate, ln, package, out.notes, on_build)

@@ -3,8 +3,9 @@
 paths-filter (``src/main.ts``, ``getChangedFiles``/``getChangedFilesFromGit``):
   - pull_request (and _target, _review, _review_comment): the pull request's
     base commit; its default token lists the PR's files through the API,
-    which is the merge-base diff, so linkgate diffs ``base.sha...HEAD``;
-  - merge_group: ``merge_group.base_sha``, compared directly (``..``);
+    which is the merge-base diff, so linkgate diffs ``base.sha...head.sha``;
+  - merge_group: ``merge_group.base_sha`` and ``head_sha``, compared
+    directly (``..``);
   - push to the branch that is the base (by default the default branch): the
     event's ``before`` commit, directly; ``before`` all zeros (the branch was
     just created) lists every file as added;
@@ -76,7 +77,13 @@ def resolve(base: str | None, head: str | None, env: Mapping[str, str] | None = 
     request's, a merge group's), else ``HEAD``."""
     env = os.environ if env is None else env
     event = env.get("GITHUB_EVENT_NAME", "")
-    doc = _payload(env, event) if event in (*PR_EVENTS, "merge_group") and head is None else {}
+    doc: dict[str, Any] = {}
+    if event in (*PR_EVENTS, "merge_group") and head is None:
+        try:
+            doc = _payload(env, event)
+        except UsageError:
+            if base is None:
+                raise  # with --base the head falls back to HEAD
     if event in PR_EVENTS:
         # pull_request_target checks out the base branch by default; the
         # pull request's own head is what paths-filter lists (through the API).
