@@ -177,3 +177,30 @@ def test_kill_9_during_the_mutated_build_leaves_cargo_running_and_run_still_link
     for linker in ("default", "bfd"):
         for a in archives(ccsys, linker):
             assert b"zl_checksum_renamed" not in a.read_bytes(), a
+
+
+def test_sigterm_during_the_mutated_build_restores_and_invalidates_before_exit(ccsys):
+    c_file = ccsys / C_FILE
+    original = sha(c_file)
+    warm = subprocess.run([*LINKGATE, "run", "-q"], cwd=ccsys, capture_output=True, text=True)
+    assert warm.returncode == 0, warm.stderr
+    prove = subprocess.Popen(
+        [*LINKGATE, "prove", "--control", "rename-checksum"], cwd=ccsys,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    assert prove.stderr is not None
+    for line in prove.stderr:
+        if "[bfd]: building with the defect in place" in line:
+            break
+    else:
+        pytest.fail("prove never reached the mutated bfd build")
+    prove.send_signal(signal.SIGTERM)
+    assert prove.wait(timeout=120) == 143
+    # The signal handler restored the file and invalidated the caches itself:
+    # no journal is left for the next run to act on.
+    assert sha(c_file) == original
+    assert not (ccsys / ".linkgate/journal.json").exists()
+    done = subprocess.run([*LINKGATE, "run", "-q", "--format", "json"], cwd=ccsys, capture_output=True, text=True)
+    assert "restored" not in done.stderr
+    assert {r["linker"]: r["verdict"] for r in json.loads(done.stdout)["results"]} == {
+        "default": "linked", "bfd": "linked"}, done.stdout
