@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -16,7 +17,7 @@ LINKGATE = [sys.executable, "-m", "linkgate"]
 GATE = """
 [[gate]]
 name = "slow"
-command = ["sh", "-c", "touch started; sleep {sleep}; grep -q NEEDED lib.txt || {{ echo '/usr/bin/ld: cannot find -lneeded' >&2; exit 1; }}"]
+command = ["sh", "-c", "touch started ran-by-${{WHO:-someone}}; sleep {sleep}; grep -q NEEDED lib.txt || {{ echo '/usr/bin/ld: cannot find -lneeded' >&2; exit 1; }}"]
 
 [[gate.control]]
 name = "drop-needed"
@@ -30,7 +31,7 @@ def make_repo(tmp_path: Path, sleep: float) -> Path:
     root.mkdir()
     (root / "linkgate.toml").write_text(GATE.format(sleep=sleep))
     (root / "lib.txt").write_text("NEEDED -lneeded\n")
-    (root / ".gitignore").write_text("started\n")
+    (root / ".gitignore").write_text("started\nran-by-*\n")
     git_repo(root)
     return root
 
@@ -52,14 +53,13 @@ def test_run_refuses_while_prove_holds_the_lock_and_builds_nothing(tmp_path):
     original = sha(root / "lib.txt")
     prove = start(root, "prove", "-q")
     wait_started(root, prove)  # the mutated build is under way
-    (root / "started").unlink()
-    run = subprocess.run([*LINKGATE, "run", "-q"], cwd=root, capture_output=True, text=True, timeout=60)
+    run = subprocess.run([*LINKGATE, "run", "-q"], cwd=root, capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "WHO": "run"})
     assert run.returncode == 4, run
     assert f"another linkgate process (pid {prove.pid}) is mutating files in {root}" in run.stderr
     assert "Traceback" not in run.stderr
     assert run.stdout == ""
-    # The refused run started no build (prove's mutated build sleeps 3 s more).
-    assert not (root / "started").exists()
+    assert not (root / "ran-by-run").exists(), "the refused run must not build"
     prove.communicate(timeout=120)
     assert prove.returncode == 0
     assert sha(root / "lib.txt") == original
