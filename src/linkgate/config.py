@@ -157,7 +157,18 @@ def _cargo_metadata_table(data: Mapping[str, Any]) -> tuple[Mapping[str, Any], s
     return None
 
 
-def find_config(start: Path) -> Path:
+def repository_root(start: Path) -> Path | None:
+    """The git top-level above *start*: the nearest directory holding ``.git``
+    (a directory, or a file in a submodule or a linked worktree). A walk, not
+    ``git rev-parse``, because should-run starts on every pull request."""
+    here = start.resolve()
+    for directory in (here, *here.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def find_config(start: Path, stop: Path | None = None) -> Path:
     """Walk up from *start* to the repository root looking for configuration."""
     here = start.resolve()
     for directory in (here, *here.parents):
@@ -172,7 +183,7 @@ def find_config(start: Path) -> Path:
                 data = {}
             if _cargo_metadata_table(data) is not None:
                 return manifest
-        if (directory / ".git").exists():
+        if (directory / ".git").exists() or directory == stop:
             break
     raise ConfigError(
         f"no linkgate configuration found from {here} up to the repository root",
@@ -181,10 +192,27 @@ def find_config(start: Path) -> Path:
     )
 
 
-def load(path: str | Path | None = None, start: Path | None = None) -> Config:
-    """Load configuration from *path*, or discover it from *start* (cwd)."""
+def load(path: str | Path | None = None, start: Path | None = None, root: str | Path | None = None) -> Config:
+    """Load configuration from *path*, or discover it from *start* (cwd).
+
+    The repository root is *root* (``--repo``), else the git top-level of
+    *start*, never the configuration's directory: ``--config ci/linkgate.toml``
+    must not make ``ci/`` the root. Outside git it is the directory of the
+    discovered configuration, or *start* when a path was given.
+    """
+    here = (start or Path.cwd()).resolve()
+    top: Path | None
+    if root is not None:
+        top = Path(root).resolve()
+        if not top.is_dir():
+            raise ConfigError(f"--repo {root}: not a directory", hint="pass the repository's top-level directory")
+    else:
+        top = repository_root(here)
     if path is None:
-        cfg_path = find_config(start or Path.cwd())
+        # From the working directory when it is inside the root (a crate's own
+        # [package.metadata.linkgate]), else from the root itself.
+        search = here if top is None or here == top or top in here.parents else top
+        cfg_path = find_config(search, stop=top)
     else:
         cfg_path = Path(path)
         if not cfg_path.is_file():
@@ -203,10 +231,12 @@ def load(path: str | Path | None = None, start: Path | None = None) -> Config:
                 hint="add one, or create linkgate.toml",
             )
         data, prefix = dict(found[0]), found[1]
-    return _build(cfg_path, data, _Locator(text, prefix), prefix)
+    if top is None:
+        top = cfg_path.parent if path is None else here
+    return _build(cfg_path, data, _Locator(text, prefix), prefix, top)
 
 
-def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str) -> Config:
+def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str, root: Path) -> Config:
     v = _Validator(path, loc, prefix)
     v.check_keys(data, TOP_KEYS, "", lambda k: loc.table(k) or loc.key_line(0, 10**9, k))
     raw_gates = data.get("gate", [])
@@ -217,7 +247,7 @@ def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str) -> C
     for i, raw in enumerate(raw_gates):
         gates.append(_build_gate(v, loc, i, raw, seen))
     audit = _build_audit(v, loc, data.get("audit", {}))
-    return Config(path=path, root=path.parent, gates=tuple(gates), audit=audit)
+    return Config(path=path, root=root, gates=tuple(gates), audit=audit)
 
 
 _GATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")

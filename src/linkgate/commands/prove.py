@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from linkgate import config as config_mod
-from linkgate.commands.options import config_option, format_options
+from linkgate.commands.options import config_option, format_options, repo_option
 from linkgate.progress import Progress
 from linkgate.report import emit
 
@@ -16,6 +16,7 @@ from linkgate.report import emit
 @click.option("--allow-dirty", is_flag=True, help="Mutate files that have uncommitted changes.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr.")
 @config_option
+@repo_option
 @format_options
 def command(
     gates: tuple[str, ...],
@@ -23,6 +24,7 @@ def command(
     allow_dirty: bool,
     quiet: bool,
     config_path: str | None,
+    repo: str | None,
     fmt: str,
     output: str | None,
 ) -> int:
@@ -34,7 +36,7 @@ def command(
     from linkgate.prove.run import prove
     from linkgate.prove.report import build_report
 
-    cfg = config_mod.load(config_path)
+    cfg = config_mod.load(config_path, root=repo)
     with Progress(enabled=not quiet) as progress:
         outcomes = prove(
             cfg, gates, names, allow_dirty=allow_dirty,

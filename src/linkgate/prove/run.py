@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from linkgate.prove import controls
+from linkgate.prove import caches, controls
 from linkgate.gate import layout
 from linkgate.config import Config, Gate
 from linkgate.errors import UsageError
@@ -99,6 +99,11 @@ def prove(
     outcomes: list[ControlOutcome] = []
     # Lock before reading the files: another prove may have one mutated right now.
     with Repository(config.root).locked() as repo:
+        if repo.journal.exists():
+            # An earlier run was killed and no startup recovery reached this
+            # root (e.g. --repo from elsewhere): put its files back first, or
+            # the plans below would take mutated bytes for originals.
+            repo.restore(repo.read_journal())
         plans = [controls.plan(config, g, c) for g, c in selected]
         if not allow_dirty:
             for p in plans:
@@ -116,8 +121,23 @@ def _prove_one(
     package = controls.package_of(config, p.rel_path) if gate.is_cargo else None
     results = {ln: ControlOutcome(control.name, gate.name, ln, p.rel_path, p.diff()) for ln in gate.linkers}
     blind: dict[str, bool] = {}
-    with repo.mutated(p.rel_path, p.mutated):
+    scope = (
+        caches.scope_for(config.root, p.rel_path, [layout.target_dir(config, gate, ln) for ln in gate.linkers])
+        if gate.is_cargo else None
+    )
+    with repo.mutated(p.rel_path, p.mutated, scope):
         for ln, out in results.items():
+            if scope is not None:
+                # A build script blind to the file would reuse the pristine
+                # artefact and the control would be "not reproduced" falsely.
+                gone = caches.invalidate(scope, (str(layout.target_dir(config, gate, ln)),))
+                if gone:
+                    whose = (f"package {scope.package!r}'s build script" if scope.package != caches.EVERY_PACKAGE
+                             else "the build scripts (the file is in no package)")
+                    out.notes.append(
+                        f"{p.rel_path} is outside every rerun-if-changed of {whose}, so cargo would not "
+                        "rebuild for it; linkgate invalidated the fingerprints before both builds"
+                    )
             phase(f"{control.name} [{ln}]: building with the defect in place")
             out.mutated, blind[ln] = _real_run(config, gate, ln, package, out.notes, on_build)
     for ln, out in results.items():
