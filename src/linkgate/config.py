@@ -8,6 +8,7 @@ no positions, so ``linkgate.tomlsource`` finds lines in the raw text itself.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -275,6 +276,7 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
                     f"{where}.cargo",
                     hint="remove it; use target-dir = \"...\" for the target directory",
                 )
+        _check_links(v, raw, path_root=v.path.parent, line=line_of("cargo"), key=f"{where}.cargo")
     linkers = tuple(raw.get("linkers", ["default"]))
     if not linkers:
         raise v.fail("must name at least one linker", line_of("linkers"), f"{where}.linkers")
@@ -363,6 +365,8 @@ def _build_control(
     for key in ("delete", "expect-match"):
         if key in raw:
             _check_regex(v, raw[key], line_of(key), f"{where}.{key}")
+    if "expect-kind" in raw:
+        _check_kind(v, raw["expect-kind"], line_of("expect-kind"), f"{where}.expect-kind")
     if replace is not None:
         _check_regex(v, replace[0], line_of("replace"), f"{where}.replace.pattern")
     return Control(
@@ -376,6 +380,35 @@ def _build_control(
         line=loc.control(gi, ci),
         key_lines={k: n for k in raw if (n := line_of(k)) is not None},
     )
+
+
+def _check_links(v: _Validator, raw: Mapping[str, Any], *, path_root: Path, line: int | None, key: str) -> None:
+    """A gate whose cargo subcommand never invokes the linker can only ever pass: refuse it."""
+    from linkgate.gate.subcommand import judge
+
+    cwd = path_root / raw.get("working-directory", "")
+    verdict = judge(raw["cargo"], cwd, {**os.environ, **raw.get("env", {})})
+    if verdict.links is False:
+        via = f" ({verdict.via})" if verdict.via else ""
+        raise v.fail(
+            f"this gate can never fail on a link: {verdict.reason}{via}",
+            line,
+            key,
+            hint='link what you mean to gate, e.g. cargo = ["test", "--no-run"] or ["build", "--bins"]',
+        )
+
+
+def _check_kind(v: _Validator, kind: str, line: int | None, key: str) -> None:
+    # Imported only here: loading the configuration stays cheap for should-run.
+    from linkgate.diagnose.model import KINDS
+
+    if kind not in KINDS:
+        raise v.fail(
+            f"unknown diagnostic kind {kind!r}",
+            line,
+            key,
+            hint=_did_you_mean(kind, KINDS) or "choose from: " + ", ".join(KINDS),
+        )
 
 
 def _check_regex(v: _Validator, pattern: str, line: int | None, key: str) -> None:

@@ -6,6 +6,8 @@ API (stable; callers: linkgate run, explain, prove):
   classify_stream(binary_file) -> list[Diagnostic]   (constant memory)
   linker_lines_from_cargo_message(msg) -> list[str]  (the linker's stderr only)
   attach_recipe(diags, build_scripts) -> list[Diagnostic]
+  native_archives(package, linked_libs, linked_paths) -> list[NativeArchive]
+      (pass as classify(..., native=...) for the "source missing from the build list" hint)
   Diagnostic.to_dict() -> dict (JSON-ready)
 """
 
@@ -16,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
+from linkgate.diagnose.archives import NativeArchive, native_archives
 from linkgate.diagnose.model import FAMILIES, KINDS, Diagnostic, RecipeLine
 from linkgate.diagnose.recipe import attach_recipe
 from linkgate.diagnose.rustc_notes import linker_lines_from_cargo_message
@@ -24,12 +27,14 @@ __all__ = [
     "Diagnostic",
     "FAMILIES",
     "KINDS",
+    "NativeArchive",
     "RecipeLine",
     "attach_recipe",
     "classify",
     "classify_stream",
     "classify_text",
     "linker_lines_from_cargo_message",
+    "native_archives",
 ]
 
 
@@ -38,6 +43,7 @@ def classify(
     *,
     command_line: Sequence[str] | None = None,
     cwd: Path | None = None,
+    native: Sequence[NativeArchive] = (),
 ) -> list[Diagnostic]:
     """Classify linker output, a cargo log (human or JSON) or any build log.
 
@@ -47,7 +53,7 @@ def classify(
     from linkgate.diagnose.classifier import candidate_lines, classify_candidates
 
     diags, searched = classify_candidates(candidate_lines(lines))
-    return _finish(diags, searched, command_line, cwd)
+    return _finish(diags, searched, command_line, cwd, native)
 
 
 def classify_text(text: str, **kwargs: object) -> list[Diagnostic]:
@@ -72,6 +78,7 @@ def _finish(
     searched: list[str],
     command_line: Sequence[str] | None,
     cwd: Path | None,
+    native: Sequence[NativeArchive] = (),
 ) -> list[Diagnostic]:
     from linkgate.diagnose.demangle import demangle_many
     from linkgate.diagnose.hints import Evidence, with_hints
@@ -85,4 +92,6 @@ def _finish(
 
         archives = archives_on_line(command_line, cwd)
         search_paths = [a[2:] for a in command_line if a.startswith("-L") and len(a) > 2]
-    return with_hints(diags, Evidence(archives=archives, search_paths=search_paths, searched=searched))
+    return with_hints(
+        diags, Evidence(archives=archives, search_paths=search_paths, searched=searched, native=native)
+    )

@@ -26,8 +26,9 @@ CHUNK = 1 << 20
 MAX_LINE = 1 << 20
 # The longest text the signatures are run on.
 MAX_MATCH = 8192
-# Lines kept around a hit, so "in function" (before) and ">>>" (after) are seen.
-_AFTER = 3
+# Lines kept around a hit, so "in function" (before) and ">>>" (after) are seen:
+# lld lists up to three references as two lines each, then "referenced N more times".
+_AFTER = 7
 
 
 @dataclass
@@ -35,6 +36,11 @@ class _Group:
     diag: Diagnostic
     count: int = 1
     examples: list[str] = field(default_factory=list)
+    references: list[str] = field(default_factory=list)
+
+    def reference(self, where: str) -> None:
+        if where not in self.references and len(self.references) < MAX_EXAMPLES:
+            self.references.append(where)
 
 
 class Classifier:
@@ -47,6 +53,12 @@ class Classifier:
         self._last_key: tuple[str, str | None] | None = None
         self._family: str | None = None
         self._dso_symbol: tuple[str, str, int] | None = None
+        # GNU ld names the referencing function once, then lists every
+        # undefined reference made from it on the following lines.
+        self._in_function: str | None = None
+        # rustc's "linking with `cc` failed" header still waiting for a diagnosis.
+        self._open_failure: tuple[str, int, int] | None = None
+        self._adds = 0
         self.searched: list[str] = []
 
     # -- input -------------------------------------------------------------
@@ -66,8 +78,17 @@ class Classifier:
         )
         prev = self._last_text if adjacent else ""
         self._last_pos, self._last_text = (lineno, offset), text
+        if not adjacent:
+            self._in_function = None
         if not text or is_command_line(text):
             return
+        fm = sig.GNU_IN_FUNCTION.match(text)
+        if fm:
+            self._in_function = f"{fm['obj']}:({fm['fn']})"
+            self._last_key = None
+            return
+        if self._in_function is not None and "undefined reference to" not in text:
+            self._in_function = None
         hit = next((i for t in sig.TRIGGERS if (i := text.find(t)) != -1), -1)
         if len(text) > MAX_MATCH:
             # Several signatures scan `\S+` unanchored, quadratic on a long
@@ -93,12 +114,20 @@ class Classifier:
         if m is None:
             return text.startswith(">>>")
         group = self._groups.get(self._last_key)
-        if group is not None and group.diag.referenced_from is None:
-            group.diag = replace(group.diag, referenced_from=f"{m['obj']}:({m['fn']})")
+        if group is not None:
+            archive = m.groupdict().get("archive")
+            # The GNU spelling of an archive member, so every family reads alike.
+            where = f"{archive}({m['obj']}):({m['fn']})" if archive else f"{m['obj']}:({m['fn']})"
+            group.reference(where)
         return True
 
     def _match(self, lineno: int, text: str, prev: str, family: str | None) -> None:
         self._last_key = None
+        m = sig.RUSTC_LINK_FAILED.search(text)
+        if m:
+            self._close_failure()
+            self._open_failure = (text, lineno, self._adds)
+            return
         m = sig.SEARCH_ATTEMPT.search(text)
         if m:
             if len(self.searched) < MAX_SEARCHED:
@@ -125,6 +154,8 @@ class Classifier:
             referenced = None
             if groups.get("obj") and groups.get("fn"):
                 referenced = f"{groups['obj']}:({groups['fn']})"
+            elif s.kind == "undefined-symbol" and s.linker == "gnu-ld" and self._in_function:
+                referenced = self._in_function
             elif s.kind == "undefined-symbol" and (fm := sig.GNU_IN_FUNCTION.match(prev)):
                 referenced = f"{fm['obj']}:({fm['fn']})"
             elif s.kind in ("undefined-symbol", "duplicate-symbol") and groups.get("obj"):
@@ -158,12 +189,23 @@ class Classifier:
             key = (diag.kind, None)
             group = self._groups.get(key)
         if group is None:
-            self._groups[key] = _Group(diag, 1, [text[:1000]])
-        else:
-            group.count += 1
-            if len(group.examples) < MAX_EXAMPLES:
-                group.examples.append(text[:1000])
+            group = self._groups[key] = _Group(replace(diag, referenced_from=None), 0)
+        group.count += 1
+        if len(group.examples) < MAX_EXAMPLES:
+            group.examples.append(text[:1000])
+        if diag.referenced_from:
+            group.reference(diag.referenced_from)
         self._last_key = key
+        self._adds += 1
+
+    def _close_failure(self) -> None:
+        """A failed link whose lines said nothing linkgate knows is still a failed link."""
+        if self._open_failure is None:
+            return
+        text, lineno, adds = self._open_failure
+        self._open_failure = None
+        if adds == self._adds:
+            self._add(Diagnostic("unknown", text, self._family, line=lineno), text)
 
     # -- output ------------------------------------------------------------
     def result(self) -> list[Diagnostic]:
@@ -172,9 +214,16 @@ class Classifier:
             symbol, text, at = self._dso_symbol
             self._add(Diagnostic("undefined-symbol", text, "gnu-ld", symbol=symbol, line=at), text)
             self._dso_symbol = None
+        self._close_failure()
         out = []
         for group in self._groups.values():
-            out.append(replace(group.diag, count=group.count, examples=tuple(group.examples)))
+            refs = tuple(group.references)
+            out.append(
+                replace(
+                    group.diag, count=group.count, examples=tuple(group.examples),
+                    referenced_from=refs[0] if refs else None, references=refs,
+                )
+            )
         return out
 
 

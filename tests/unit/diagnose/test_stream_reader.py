@@ -14,14 +14,14 @@ LOG = b"".join(p.read_bytes() for p in sorted(CORPUS.glob("*/*")) if p.suffix in
 
 
 def expected(data: bytes) -> list[tuple[int, str]]:
-    """Each trigger line, one line before and three after, each once."""
+    """Each trigger line, one line before and _AFTER after, each once."""
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
     wanted: set[int] = set()
     for i, line in enumerate(lines):
         if any(t.encode() in line for t in classifier.sig.TRIGGERS):
-            wanted.update(range(max(0, i - 1), min(len(lines), i + 4)))
+            wanted.update(range(max(0, i - 1), min(len(lines), i + 1 + classifier._AFTER)))
     return [(i + 1, lines[i].decode("utf-8", errors="replace")) for i in sorted(wanted)]
 
 
