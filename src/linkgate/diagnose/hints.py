@@ -161,6 +161,8 @@ _STATIC = {
     "or point the search path at the right copy.",
     "linker-not-found": "The linker program is missing. Install it or fix `linker =` / "
     "`-C linker=` / `-fuse-ld=` in .cargo/config.toml or RUSTFLAGS.",
+    "unknown": "The link failed, but linkgate recognises none of the linker's lines: read them in "
+    "the log (`linkgate run --format json` keeps them as linker_output).",
     "linker-crashed": "The linker died, usually killed by the out-of-memory killer. Give the "
     "job more memory, link fewer things at once (`cargo build -j1`), or reduce debug info "
     "(`-C debuginfo=1` or `split-debuginfo`).",
