@@ -26,9 +26,15 @@ CHUNK = 1 << 20
 MAX_LINE = 1 << 20
 # The longest text the signatures are run on.
 MAX_MATCH = 8192
-# Lines kept around a hit, so "in function" (before) and ">>>" (after) are seen:
-# lld lists up to three references as two lines each, then "referenced N more times".
-_AFTER = 7
+# Lines kept around a hit: one before (GNU ld's "in function" header), and
+# _AFTER after a hit that announces a list on the lines below it: ld64's
+# `"_x", referenced from:` then `_main in main.o`. Every other continuation
+# (lld's and mold's ">>>") is a hit of its own, so no other hit drags its
+# neighbours through the classifier; on a log with an error block every 4 KB
+# that halves the lines Python has to look at.
+_AFTER = 3
+FOLLOWED = "referenced from"
+_FOLLOWED_BYTES = FOLLOWED.encode()
 
 
 @dataclass
@@ -62,15 +68,16 @@ class Classifier:
         self.searched: list[str] = []
 
     # -- input -------------------------------------------------------------
-    def feed(self, lineno: int, raw: str) -> None:
+    def feed(self, lineno: int, raw: str, hit: bool | None = None) -> None:
+        """*hit*: whether the reader found a trigger word in the line (None: not known)."""
         nested = lines_from_json_line(raw) if raw.startswith("{") else None
         if nested is not None:
             for offset, inner in enumerate(nested):
                 self._feed_clean(lineno, clean(inner), offset)
             return
-        self._feed_clean(lineno, clean(raw), 0)
+        self._feed_clean(lineno, clean(raw), 0, hit)
 
-    def _feed_clean(self, lineno: int, text: str, offset: int) -> None:
+    def _feed_clean(self, lineno: int, text: str, offset: int, known: bool | None = None) -> None:
         # Lines nested in one JSON message share a number and count by offset.
         last_no, last_off = self._last_pos
         adjacent = (lineno == last_no and offset == last_off + 1) or (
@@ -80,16 +87,25 @@ class Classifier:
         self._last_pos, self._last_text = (lineno, offset), text
         if not adjacent:
             self._in_function = None
-        if not text or is_command_line(text):
-            return
-        fm = sig.GNU_IN_FUNCTION.match(text)
-        if fm:
+        if not text or (known is not False and is_command_line(text)):
+            return  # (a command line that is mere context fails every check below anyway)
+        if "in function" in text and (fm := sig.GNU_IN_FUNCTION.match(text)):
             self._in_function = f"{fm['obj']}:({fm['fn']})"
             self._last_key = None
             return
         if self._in_function is not None and "undefined reference to" not in text:
             self._in_function = None
-        hit = next((i for t in sig.TRIGGERS if (i := text.find(t)) != -1), -1)
+        if known is False:
+            # Context around a hit (the reader found no trigger word): all it
+            # can be is a continuation of the last problem. Skipping the
+            # trigger and family scans here is what keeps dense logs fast.
+            if not (adjacent and self._continue(text)):
+                self._last_key = None
+            return
+        if known is True and len(text) <= MAX_MATCH:
+            hit = 0  # where exactly matters only for trimming a long line
+        else:
+            hit = next((i for t in sig.TRIGGERS if (i := text.find(t)) != -1), -1)
         if len(text) > MAX_MATCH:
             # Several signatures scan `\S+` unanchored, quadratic on a long
             # run of non-space; real messages are short, so look near the hit.
@@ -246,25 +262,28 @@ _LONGEST = max(map(len, _TRIGGERS_BYTES))
 _WINDOW = 1 << 18
 
 
-def candidate_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
-    """Lines with a trigger word, plus one before and a few after each."""
-    prev: tuple[int, str] | None = None
+def candidate_lines(lines: Iterable[str]) -> Iterator[tuple[int, str, bool]]:
+    """Lines with a trigger word, plus one before and a few after each, with whether each is a hit."""
+    prev: tuple[int, str, bool] | None = None  # the last line, when not yielded
     follow = 0
     for number, line in enumerate(lines, start=1):
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
         if any(t in line for t in _TRIGGERS_STR):
-            if prev is not None and follow == 0:
+            if prev is not None:
                 yield prev
-            yield number, line
-            follow = _AFTER
+            yield number, line, True
+            follow = _AFTER if FOLLOWED in line else 0
+            prev = None
         elif follow:
-            yield number, line
+            yield number, line, False
             follow -= 1
-        prev = (number, line)
+            prev = None
+        else:
+            prev = (number, line, False)
 
 
-def candidate_lines_binary(fh: BinaryIO) -> Iterator[tuple[int, str]]:
+def candidate_lines_binary(fh: BinaryIO) -> Iterator[tuple[int, str, bool]]:
     """The same selection from a byte stream: each line once, in order.
 
     Trigger lines are found over a whole chunk at a time (see _hit_lines);
@@ -301,30 +320,30 @@ class _Context:
     before: tuple[int, bytes] | None = None  # the last line seen, when not yielded
 
 
-def _scan(buf: bytes, start: int, end: int, ctx: _Context) -> Iterator[tuple[int, str]]:
+def _scan(buf: bytes, start: int, end: int, ctx: _Context) -> Iterator[tuple[int, str, bool]]:
     """Yield the wanted lines of buf[start:end], which ends at a line break or a cut."""
     pos, number = start, ctx.number
     for hit in _hit_lines(buf, start, end):
         while ctx.follow and pos < hit:
             stop = _line_end(buf, pos, end)
-            yield number, _text(buf, pos, stop)
+            yield number, _text(buf, pos, stop), False
             ctx.follow -= 1
             number, pos = number + 1, stop + 1
         if pos < hit:
             prev = buf.rfind(b"\n", pos, hit - 1) + 1 or pos
             number += buf.count(b"\n", pos, prev)
-            yield number, _text(buf, prev, hit - 1)
+            yield number, _text(buf, prev, hit - 1), False
             number += 1
         elif pos == start and ctx.before is not None:
-            yield ctx.before[0], ctx.before[1].decode("utf-8", errors="replace")
+            yield ctx.before[0], ctx.before[1].decode("utf-8", errors="replace"), False
         ctx.before = None
         stop = _line_end(buf, hit, end)
-        yield number, _text(buf, hit, stop)
-        ctx.follow = _AFTER
+        yield number, _text(buf, hit, stop), True
+        ctx.follow = _AFTER if buf.find(_FOLLOWED_BYTES, hit, stop) != -1 else 0
         number, pos = number + 1, stop + 1
     while ctx.follow and pos < end:
         stop = _line_end(buf, pos, end)
-        yield number, _text(buf, pos, stop)
+        yield number, _text(buf, pos, stop), False
         ctx.follow -= 1
         number, pos = number + 1, stop + 1
     if pos < end:
@@ -397,8 +416,8 @@ _AUTOMATON = _automaton()
 _hit_lines = _hit_lines_find if _AUTOMATON is None else _hit_lines_automaton
 
 
-def classify_candidates(candidates: Iterable[tuple[int, str]]) -> tuple[list[Diagnostic], list[str]]:
+def classify_candidates(candidates: Iterable[tuple[int, str, bool]]) -> tuple[list[Diagnostic], list[str]]:
     c = Classifier()
-    for number, line in candidates:
-        c.feed(number, line)
+    for number, line, hit in candidates:
+        c.feed(number, line, hit)
     return c.result(), c.searched

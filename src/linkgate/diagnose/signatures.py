@@ -33,6 +33,7 @@ TRIGGERS: tuple[str, ...] = (
     "attempt to open",
     "linking with `",  # rustc: the link failed, whatever the linker said
     "native library",  # rustc's own recipe errors, before any linker runs
+    ">>> ",  # lld and mold list every reference on lines of their own
 )
 
 
@@ -164,8 +165,12 @@ _PREFIX_FAMILY = (
 )
 
 
+# One alternation instead of a search per family: family_of runs on every hit
+# line. Every entry but the last (LNK, unanchored) is anchored at ^, so the
+# alternation prefers entries in list order exactly as the loop over them did.
+_ANY_FAMILY = re.compile("|".join(f"(?P<f{i}>{rx.pattern})" for i, (rx, _) in enumerate(_PREFIX_FAMILY)))
+
+
 def family_of(line: str) -> str | None:
-    for rx, family in _PREFIX_FAMILY:
-        if rx.search(line):
-            return family
-    return None
+    m = _ANY_FAMILY.search(line)
+    return None if m is None or m.lastgroup is None else _PREFIX_FAMILY[int(m.lastgroup[1:])][1]

@@ -14,15 +14,18 @@ LOG = b"".join(p.read_bytes() for p in sorted(CORPUS.glob("*/*")) if p.suffix in
 
 
 def expected(data: bytes) -> list[tuple[int, str]]:
-    """Each trigger line, one line before and _AFTER after, each once."""
+    """Each trigger line, one line before (and _AFTER after an ld64 list header), each once."""
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
     wanted: set[int] = set()
+    hits: set[int] = set()
     for i, line in enumerate(lines):
         if any(t.encode() in line for t in classifier.sig.TRIGGERS):
-            wanted.update(range(max(0, i - 1), min(len(lines), i + 1 + classifier._AFTER)))
-    return [(i + 1, lines[i].decode("utf-8", errors="replace")) for i in sorted(wanted)]
+            hits.add(i)
+            after = classifier._AFTER if classifier.FOLLOWED.encode() in line else 0
+            wanted.update(range(max(0, i - 1), min(len(lines), i + 1 + after)))
+    return [(i + 1, lines[i].decode("utf-8", errors="replace"), i in hits) for i in sorted(wanted)]
 
 
 @pytest.mark.parametrize("chunk", [1, 7, 100, 4096, 1 << 20])
