@@ -34,6 +34,7 @@ TRIGGERS: tuple[str, ...] = (
     "linking with `",  # rustc: the link failed, whatever the linker said
     "native library",  # rustc's own recipe errors, before any linker runs
     ">>> ",  # lld and mold list every reference on lines of their own
+    "in function `",  # GNU ld's header over undefined references (also spelt "ld.bfd:")
 )
 
 

@@ -203,7 +203,14 @@ def render_markdown(report: Report) -> str:
         )
     for item in report.document["results"]:
         if item["verdict"] == LINK_FAILED:
-            lines += ["", f"<details><summary>{item['gate']} [{item['linker']}]: linker output</summary>", "", "```"]
+            failed = ", ".join(item["failed_targets"]) or "?"
+            lines += ["", f"<details><summary>{item['gate']} [{item['linker']}]: {failed} failed to link</summary>", ""]
+            for d in item["diagnostics"]:
+                lines.append(f"- **{d['kind']}**: `{d['message']}`")
+                lines += [f"  - directive `cargo::{r['key']}={r['value']}`" for r in d.get("directives") or []]
+                if d.get("build_script"):
+                    lines.append(f"  - build script `{d['build_script']}`")
+            lines += ["", "```"]
             lines += item["linker_output"][:40]
             lines += ["```", "", "</details>"]
     lines += ["", f"**{report.document['status'].upper()}**: {report.summary}"]

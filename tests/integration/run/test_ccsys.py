@@ -198,3 +198,9 @@ def test_human_output_names_target_linker_lines_directives_and_script(ccsys, mon
     # The C object in zsys's own archive needs a symbol nothing defines: a source left out.
     assert out.count("missing from the build script's list of sources") == 2
     assert "deflate.o in libzlite.a" in out
+    # The pull-request rendering names the same things.
+    assert main(["run", "-q", "--format", "markdown"]) == 1
+    md = capsys.readouterr().out
+    assert "calls [bfd]: calls (test) failed to link</summary>" in md
+    assert "directive `cargo::rustc-link-lib=static=zlite`" in md
+    assert f"build script `{ccsys / 'zsys' / 'build.rs'}`" in md

@@ -14,7 +14,7 @@ LOG = b"".join(p.read_bytes() for p in sorted(CORPUS.glob("*/*")) if p.suffix in
 
 
 def expected(data: bytes) -> list[tuple[int, str]]:
-    """Each trigger line, one line before (and _AFTER after an ld64 list header), each once."""
+    """Each trigger line (and _AFTER lines after an ld64 list header), each once."""
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
@@ -24,7 +24,7 @@ def expected(data: bytes) -> list[tuple[int, str]]:
         if any(t.encode() in line for t in classifier.sig.TRIGGERS):
             hits.add(i)
             after = classifier._AFTER if classifier.FOLLOWED.encode() in line else 0
-            wanted.update(range(max(0, i - 1), min(len(lines), i + 1 + after)))
+            wanted.update(range(i, min(len(lines), i + 1 + after)))
     return [(i + 1, lines[i].decode("utf-8", errors="replace"), i in hits) for i in sorted(wanted)]
 
 
