@@ -87,7 +87,8 @@ def clean(line: str) -> str:
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     line = line.rstrip("\r\n")
-    m = _NOTE_PREFIX.match(line)
-    if m:
-        line = line[m.end():]
+    if "= note" in line:  # the regex only when it can match: this runs on every candidate line
+        m = _NOTE_PREFIX.match(line)
+        if m:
+            line = line[m.end():]
     return line.strip()
