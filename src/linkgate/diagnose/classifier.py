@@ -160,7 +160,7 @@ class Classifier:
         if m:
             symbol, first, at = self._dso_symbol or (None, text, lineno)
             self._dso_symbol = None
-            self._add(Diagnostic("dso-missing", first, "gnu-ld", symbol=symbol, library=m["path"], line=at), text)
+            self._add(text, "dso-missing", first, "gnu-ld", symbol=symbol, library=m["path"], line=at)
             return
         if sig.IGNORE.search(text):
             return
@@ -186,33 +186,35 @@ class Classifier:
             if symbol and (dm := _MSVC_DECORATED.match(symbol)):
                 symbol, readable = dm["sym"], dm["readable"]  # link.exe shows both forms
             self._add(
-                Diagnostic(
-                    s.kind, text, linker, symbol=symbol, demangled=readable,
-                    referenced_from=referenced, library=library, line=lineno,
-                ),
-                text,
+                text, s.kind, text, linker, symbol=symbol, demangled=readable,
+                referenced_from=referenced, library=library, line=lineno,
             )
             return
         if sig.LINKER_ERROR.search(text):
-            self._add(Diagnostic("unknown", text, family or self._family, line=lineno), text)
+            self._add(text, "unknown", text, family or self._family, line=lineno)
 
-    def _add(self, diag: Diagnostic, text: str) -> None:
+    def _add(
+        self, text: str, kind: str, message: str, linker: str | None, *, symbol: str | None = None,
+        demangled: str | None = None, referenced_from: str | None = None, library: str | None = None,
+        line: int | None = None,
+    ) -> None:
         # One problem per (kind, subject); relocation overflows are one problem however many.
-        subject = None if diag.kind in ("relocation-overflow", "unknown", "linker-crashed") else (
-            diag.symbol or diag.library
-        )
-        key = (diag.kind, subject)
+        subject = None if kind in ("relocation-overflow", "unknown", "linker-crashed") else (symbol or library)
+        key = (kind, subject)
         group = self._groups.get(key)
         if group is None and len(self._groups) >= MAX_GROUPS:
-            key = (diag.kind, None)
+            key = (kind, None)
             group = self._groups.get(key)
         if group is None:
-            group = self._groups[key] = _Group(replace(diag, referenced_from=None), 0)
+            # The Diagnostic is built once per problem, not per occurrence:
+            # a dense log repeats one problem thousands of times.
+            diag = Diagnostic(kind, message, linker, symbol=symbol, demangled=demangled, library=library, line=line)
+            group = self._groups[key] = _Group(diag, 0)
         group.count += 1
         if len(group.examples) < MAX_EXAMPLES:
             group.examples.append(text[:1000])
-        if diag.referenced_from:
-            group.reference(diag.referenced_from)
+        if referenced_from:
+            group.reference(referenced_from)
         self._last_key = key
         self._adds += 1
 
@@ -223,14 +225,14 @@ class Classifier:
         text, lineno, adds = self._open_failure
         self._open_failure = None
         if adds == self._adds:
-            self._add(Diagnostic("unknown", text, self._family, line=lineno), text)
+            self._add(text, "unknown", text, self._family, line=lineno)
 
     # -- output ------------------------------------------------------------
     def result(self) -> list[Diagnostic]:
         if self._dso_symbol is not None:
             # The "DSO missing" half never came: report what GNU ld did say.
             symbol, text, at = self._dso_symbol
-            self._add(Diagnostic("undefined-symbol", text, "gnu-ld", symbol=symbol, line=at), text)
+            self._add(text, "undefined-symbol", text, "gnu-ld", symbol=symbol, line=at)
             self._dso_symbol = None
         self._close_failure()
         out = []
@@ -317,15 +319,14 @@ class _Context:
 def _scan(buf: bytes, start: int, end: int, ctx: _Context) -> Iterator[tuple[int, str, bool]]:
     """Yield the wanted lines of buf[start:end], which ends at a line break or a cut."""
     pos, number = start, ctx.number
-    for hit in _hit_lines(buf, start, end):
+    for hit, stop in _hit_lines(buf, start, end):
         while ctx.follow and pos < hit:
-            stop = _line_end(buf, pos, end)
-            yield number, _text(buf, pos, stop), False
+            after = _line_end(buf, pos, end)
+            yield number, _text(buf, pos, after), False
             ctx.follow -= 1
-            number, pos = number + 1, stop + 1
+            number, pos = number + 1, after + 1
         if pos < hit:
             number += buf.count(b"\n", pos, hit)
-        stop = _line_end(buf, hit, end)
         yield number, _text(buf, hit, stop), True
         # A hit inside an earlier hit's after-lines uses one of them up.
         ctx.follow = max(ctx.follow - 1, _AFTER if buf.find(_FOLLOWED_BYTES, hit, stop) != -1 else 0)
@@ -349,24 +350,24 @@ def _text(buf: bytes, start: int, stop: int) -> str:
     return buf[start:stop].decode("utf-8", errors="replace")
 
 
-def _hit_lines_find(buf: bytes, start: int, end: int) -> list[int]:
-    """Starts of the lines in buf[start:end] holding a trigger: one bytes.find pass per trigger."""
-    starts: set[int] = set()
+def _hit_lines_find(buf: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of the lines in buf[start:end] holding a trigger: one bytes.find pass per trigger."""
+    lines: dict[int, int] = {}
     for trig in _TRIGGERS_BYTES:
         i = buf.find(trig, start, end)
         while i != -1:
-            starts.add(buf.rfind(b"\n", start, i) + 1 or start)
-            stop = buf.find(b"\n", i, end)
-            if stop == -1:
+            stop = _line_end(buf, i, end)
+            lines[buf.rfind(b"\n", start, i) + 1 or start] = stop
+            if stop == end:
                 break
             i = buf.find(trig, stop, end)
-    return sorted(starts)
+    return sorted(lines.items())
 
 
-def _hit_lines_automaton(buf: bytes, start: int, end: int) -> list[int]:
+def _hit_lines_automaton(buf: bytes, start: int, end: int) -> list[tuple[int, int]]:
     """The same, in one pass of an Aho-Corasick automaton (Rust, SIMD prefilter)."""
     assert _AUTOMATON is not None
-    starts: list[int] = []
+    lines: list[tuple[int, int]] = []
     line_stop = -1
     # Windows overlap by a trigger's length; each match list stays small even
     # on a log of nothing but trigger words.
@@ -378,9 +379,9 @@ def _hit_lines_automaton(buf: bytes, start: int, end: int) -> list[int]:
             at += first
             if at < line_stop:
                 continue
-            starts.append(buf.rfind(b"\n", start, at) + 1 or start)
             line_stop = _line_end(buf, at, end)
-    return starts
+            lines.append((buf.rfind(b"\n", start, at) + 1 or start, line_stop))
+    return lines
 
 
 def _automaton() -> Any:
