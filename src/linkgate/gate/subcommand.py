@@ -129,7 +129,10 @@ class _Aliases:
                 if path.is_file():
                     self.files.append(path)
                     break
-        home = Path(env.get("CARGO_HOME") or Path.home() / ".cargo")
+        try:
+            home = Path(env.get("CARGO_HOME") or Path.home() / ".cargo")
+        except RuntimeError:  # no HOME: cargo would find no home configuration either
+            return
         for name in ("config.toml", "config"):
             if (home / name).is_file() and (home / name) not in self.files:
                 self.files.append(home / name)
