@@ -50,7 +50,8 @@ def classify(
     *command_line*, when known, is the link command's argv: it lets the
     hints say when an undefined symbol is an archive-order problem.
     """
-    from linkgate.diagnose.classifier import candidate_lines, classify_candidates
+    from linkgate.diagnose.classifier import classify_candidates
+    from linkgate.diagnose.reader import candidate_lines
 
     diags, searched = classify_candidates(candidate_lines(lines))
     return _finish(diags, searched, command_line, cwd, native)
@@ -67,7 +68,8 @@ def classify_stream(
     cwd: Path | None = None,
 ) -> list[Diagnostic]:
     """Classify a byte stream of any size in constant memory; never raises on bad bytes."""
-    from linkgate.diagnose.classifier import candidate_lines_binary, classify_candidates
+    from linkgate.diagnose.classifier import classify_candidates
+    from linkgate.diagnose.reader import candidate_lines_binary
 
     diags, searched = classify_candidates(candidate_lines_binary(fh))
     return _finish(diags, searched, command_line, cwd)
