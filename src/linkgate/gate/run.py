@@ -61,6 +61,7 @@ class GateResult:
     warnings: list[str] = field(default_factory=list)
     units_compiled: int = 0
     duration_s: float = 0.0
+    command_gate: bool = False  # judged by exit status alone (command = [...])
 
     @property
     def ok(self) -> bool:
@@ -115,7 +116,9 @@ def run_gate(
     tdir = layout.target_dir(config, gate, linker)
     cwd = layout.work_dir(config, gate)
     argv = cargo_argv(gate) if gate.is_cargo else list(gate.command or ())
-    result = GateResult(gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv)
+    result = GateResult(
+        gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv, command_gate=not gate.is_cargo
+    )
     try:
         if not cwd.is_dir():
             raise LinkgateError(
