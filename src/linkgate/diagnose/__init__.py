@@ -16,12 +16,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from linkgate.diagnose.archives import NativeArchive, native_archives
 from linkgate.diagnose.model import FAMILIES, KINDS, Diagnostic, RecipeLine
 from linkgate.diagnose.recipe import attach_recipe
 from linkgate.diagnose.rustc_notes import linker_lines_from_cargo_message
+
+if TYPE_CHECKING:
+    from linkgate.diagnose.classifier import Classifier
 
 __all__ = [
     "Diagnostic",
@@ -53,8 +56,7 @@ def classify(
     from linkgate.diagnose.classifier import classify_candidates
     from linkgate.diagnose.reader import candidate_lines
 
-    diags, searched = classify_candidates(candidate_lines(lines))
-    return _finish(diags, searched, command_line, cwd, native)
+    return _finish(classify_candidates(candidate_lines(lines)), command_line, cwd, native)
 
 
 def classify_text(text: str, **kwargs: object) -> list[Diagnostic]:
@@ -71,13 +73,11 @@ def classify_stream(
     from linkgate.diagnose.classifier import classify_candidates
     from linkgate.diagnose.reader import candidate_lines_binary
 
-    diags, searched = classify_candidates(candidate_lines_binary(fh))
-    return _finish(diags, searched, command_line, cwd)
+    return _finish(classify_candidates(candidate_lines_binary(fh)), command_line, cwd)
 
 
 def _finish(
-    diags: list[Diagnostic],
-    searched: list[str],
+    classifier: Classifier,
     command_line: Sequence[str] | None,
     cwd: Path | None,
     native: Sequence[NativeArchive] = (),
@@ -85,6 +85,9 @@ def _finish(
     from linkgate.diagnose.demangle import demangle_many
     from linkgate.diagnose.hints import Evidence, with_hints
 
+    diags, searched = classifier.result(), classifier.searched
+    if classifier.build_scripts and not native:
+        native = _native_from_log(classifier.build_scripts)
     names = demangle_many(d.symbol for d in diags if d.symbol)
     diags = [replace(d, demangled=names[d.symbol]) if d.symbol in names else d for d in diags]
     archives: list = []  # type: ignore[type-arg]
@@ -97,3 +100,16 @@ def _finish(
     return with_hints(
         diags, Evidence(archives=archives, search_paths=search_paths, searched=searched, native=native)
     )
+
+
+def _native_from_log(records: Sequence[tuple[str, Sequence[str], Sequence[str]]]) -> list[NativeArchive]:
+    """Static libraries named by the build-script records of a cargo JSON log, found on disk."""
+    from linkgate.cargo.buildscript import build_script_source, manifest_dir_from_package_id
+    from linkgate.cargo.messages import package_name
+
+    found: list[NativeArchive] = []
+    for package_id, libs, paths in records:
+        manifest_dir = manifest_dir_from_package_id(package_id)
+        script = build_script_source(manifest_dir) if manifest_dir else None
+        found += native_archives(package_name(package_id), libs, paths, str(script) if script else None)
+    return found

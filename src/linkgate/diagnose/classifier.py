@@ -50,16 +50,37 @@ class Classifier:
         self._open_failure: tuple[str, int, int] | None = None
         self._adds = 0
         self.searched: list[str] = []
+        # (package_id, linked_libs, linked_paths) from cargo's build-script-executed records.
+        self.build_scripts: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
 
     # -- input -------------------------------------------------------------
     def feed(self, lineno: int, raw: str, hit: bool | None = None) -> None:
         """*hit*: whether the reader found a trigger word in the line (None: not known)."""
+        if raw.startswith("{") and '"build-script-executed"' in raw:
+            self._build_script(raw)
+            return
         nested = lines_from_json_line(raw) if raw.startswith("{") else None
         if nested is not None:
             for offset, inner in enumerate(nested):
                 self._feed_clean(lineno, clean(inner), offset)
             return
         self._feed_clean(lineno, clean(raw), 0, hit)
+
+    def _build_script(self, raw: str) -> None:
+        """Keep what cargo says a build script linked (a JSON log has it): the hints use it."""
+        import json
+
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            return
+        if not isinstance(msg, dict) or msg.get("reason") != "build-script-executed":
+            return
+        if len(self.build_scripts) < MAX_GROUPS:
+            self.build_scripts.append(
+                (str(msg.get("package_id", "")), tuple(msg.get("linked_libs") or ()),
+                 tuple(msg.get("linked_paths") or ()))
+            )
 
     def _feed_clean(self, lineno: int, text: str, offset: int, known: bool | None = None) -> None:
         # Lines nested in one JSON message share a number and count by offset.
@@ -243,8 +264,9 @@ def _symbol(raw: str | None) -> str | None:
     return m["sym"] if m else raw
 
 
-def classify_candidates(candidates: Iterable[tuple[int, str, bool]]) -> tuple[list[Diagnostic], list[str]]:
+def classify_candidates(candidates: Iterable[tuple[int, str, bool]]) -> Classifier:
+    """Feed every candidate line; read ``result()``, ``searched`` and ``build_scripts`` off the classifier."""
     c = Classifier()
     for number, line, hit in candidates:
         c.feed(number, line, hit)
-    return c.result(), c.searched
+    return c

@@ -35,6 +35,7 @@ TRIGGERS: tuple[str, ...] = (
     "native library",  # rustc's own recipe errors, before any linker runs
     ">>> ",  # lld and mold list every reference on lines of their own
     "in function `",  # GNU ld's header over undefined references (also spelt "ld.bfd:")
+    "build-script-executed",  # cargo's JSON record of what a build script linked: evidence for hints
 )
 
 

@@ -205,3 +205,17 @@ def test_human_output_names_target_linker_lines_directives_and_script(ccsys, mon
     assert "calls [bfd]: calls (test) failed to link</summary>" in md
     assert "directive `cargo::rustc-link-lib=static=zlite`" in md
     assert f"build script `{ccsys / 'zsys' / 'build.rs'}`" in md
+
+
+def test_explain_on_a_cargo_json_log_names_the_missing_source(ccsys, monkeypatch, capsys, tmp_path):
+    edit(ccsys / "zsys" / "build.rs", BOTH_SOURCES, '"vendor/zlite/deflate.c"')
+    cp = subprocess.run(["cargo", "test", "-p", "app", "--no-run", "--message-format=json"], cwd=ccsys,
+                        capture_output=True, text=True)
+    assert cp.returncode != 0
+    log = tmp_path / "build.jsonl"
+    log.write_text(cp.stdout)
+    assert main(["explain", "--format", "json", str(log)]) == 1
+    (d,) = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert d["symbol"] == "zl_checksum"
+    assert "deflate.o in libzlite.a" in d["hint"] and str(ccsys / "zsys" / "build.rs") in d["hint"]
+    assert any("libzsys-" in r and "(deflate.o)" in r for r in d["references"])

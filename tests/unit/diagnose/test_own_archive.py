@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -52,8 +53,20 @@ def test_member_of_the_crates_own_archive_points_at_the_source_list(parts: Path,
     assert "/w/recipedemo/build.rs" in (d.hint or "")
     assert "missing from the build script's list of sources" in (d.hint or "")
     # Without the build scripts' evidence the generic hint stays.
-    (plain,) = classify_text(text)
+    (plain,) = classify_text((CORPUS / "cargo/own-archive-source-missing.gnu-ld.human.txt").read_text())
     assert "list of sources" not in (plain.hint or "")
+
+
+def test_a_cargo_json_log_carries_its_own_evidence(parts: Path) -> None:
+    """explain on a --message-format=json log reads the build-script records in it."""
+    text = (CORPUS / "cargo/own-archive-source-missing.rust-lld.jsonl").read_text()
+    out_dir = re.search(r'"linked_paths":\["native=([^"]+)"\]', text)
+    assert out_dir is not None
+    (d,) = classify_text(text.replace(out_dir.group(1), str(parts)))
+    assert "a.o in libparts.a" in (d.hint or "") and "list of sources" in (d.hint or "")
+    # Records whose archives are not on disk (another machine's log) prove nothing.
+    (d,) = classify_text(text.replace(out_dir.group(1), str(parts / "gone")))
+    assert "list of sources" not in (d.hint or "")
 
 
 def test_no_source_hint_when_an_archive_on_the_line_defines_the_symbol(parts: Path) -> None:
