@@ -167,12 +167,19 @@ _PREFIX_FAMILY = (
 )
 
 
-# One alternation instead of a search per family: family_of runs on every hit
-# line. Every entry but the last (LNK, unanchored) is anchored at ^, so the
-# alternation prefers entries in list order exactly as the loop over them did.
-_ANY_FAMILY = re.compile("|".join(f"(?P<f{i}>{rx.pattern})" for i, (rx, _) in enumerate(_PREFIX_FAMILY)))
+# One anchored alternation instead of a search per family: family_of runs on
+# every hit line. Every entry but the last (LNK, unanchored) starts with ^, so
+# match() tries them in list order at the line's start and fails fast; the
+# unanchored link.exe entry is searched only when "LNK" is in the line.
+_ANCHORED_FAMILY = re.compile(
+    "|".join(f"(?P<f{i}>{rx.pattern})" for i, (rx, _) in enumerate(_PREFIX_FAMILY[:-1]))
+)
 
 
 def family_of(line: str) -> str | None:
-    m = _ANY_FAMILY.search(line)
-    return None if m is None or m.lastgroup is None else _PREFIX_FAMILY[int(m.lastgroup[1:])][1]
+    m = _ANCHORED_FAMILY.match(line)
+    if m is not None and m.lastgroup is not None:
+        return _PREFIX_FAMILY[int(m.lastgroup[1:])][1]
+    if "LNK" in line and _PREFIX_FAMILY[-1][0].search(line):
+        return _PREFIX_FAMILY[-1][1]
+    return None
