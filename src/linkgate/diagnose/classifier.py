@@ -38,7 +38,7 @@ class Classifier:
 
     def __init__(self) -> None:
         self._groups: dict[tuple[str, str | None], _Group] = {}
-        self._last_pos = (-10, 0)
+        self._last_no, self._last_off = -10, 0
         self._last_text = ""
         self._last_key: tuple[str, str | None] | None = None
         self._family: str | None = None
@@ -56,14 +56,15 @@ class Classifier:
     # -- input -------------------------------------------------------------
     def feed(self, lineno: int, raw: str, hit: bool | None = None) -> None:
         """*hit*: whether the reader found a trigger word in the line (None: not known)."""
-        if raw.startswith("{") and '"build-script-executed"' in raw:
-            self._build_script(raw)
-            return
-        nested = lines_from_json_line(raw) if raw.startswith("{") else None
-        if nested is not None:
-            for offset, inner in enumerate(nested):
-                self._feed_clean(lineno, clean(inner), offset)
-            return
+        if raw[:1] == "{":
+            if '"build-script-executed"' in raw:
+                self._build_script(raw)
+                return
+            nested = lines_from_json_line(raw)
+            if nested is not None:
+                for offset, inner in enumerate(nested):
+                    self._feed_clean(lineno, clean(inner), offset)
+                return
         self._feed_clean(lineno, clean(raw), 0, hit)
 
     def _build_script(self, raw: str) -> None:
@@ -84,12 +85,12 @@ class Classifier:
 
     def _feed_clean(self, lineno: int, text: str, offset: int, known: bool | None = None) -> None:
         # Lines nested in one JSON message share a number and count by offset.
-        last_no, last_off = self._last_pos
+        last_no, last_off = self._last_no, self._last_off
         adjacent = (lineno == last_no and offset == last_off + 1) or (
             offset == 0 and last_off == 0 and lineno == last_no + 1
         )
         prev = self._last_text if adjacent else ""
-        self._last_pos, self._last_text = (lineno, offset), text
+        self._last_no, self._last_off, self._last_text = lineno, offset, text
         if not adjacent:
             self._in_function = None
         if not text or (known is not False and is_command_line(text)):
