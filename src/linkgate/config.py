@@ -215,10 +215,15 @@ def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str) -> C
         raise v.fail("no gates configured", 1, "gate", hint="add a [[gate]] table with a name and cargo = [...]")
     gates: list[Gate] = []
     seen: dict[str, int] = {}
+    root = path.parent
     for i, raw in enumerate(raw_gates):
-        gates.append(_build_gate(v, loc, i, raw, seen))
+        gate = _build_gate(v, loc, i, raw, seen)
+        if gate.cargo is not None:
+            # working-directory is relative to the root, so this needs the root.
+            _check_links(v, gate, root, loc.gate(i, "cargo"))
+        gates.append(gate)
     audit = _build_audit(v, loc, data.get("audit", {}))
-    return Config(path=path, root=path.parent, gates=tuple(gates), audit=audit)
+    return Config(path=path, root=root, gates=tuple(gates), audit=audit)
 
 
 _GATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -276,7 +281,6 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
                     f"{where}.cargo",
                     hint="remove it; use target-dir = \"...\" for the target directory",
                 )
-        _check_links(v, raw, path_root=v.path.parent, line=line_of("cargo"), key=f"{where}.cargo")
     linkers = tuple(raw.get("linkers", ["default"]))
     if not linkers:
         raise v.fail("must name at least one linker", line_of("linkers"), f"{where}.linkers")
@@ -382,18 +386,18 @@ def _build_control(
     )
 
 
-def _check_links(v: _Validator, raw: Mapping[str, Any], *, path_root: Path, line: int | None, key: str) -> None:
+def _check_links(v: _Validator, gate: Gate, root: Path, line: int | None) -> None:
     """A gate whose cargo subcommand never invokes the linker can only ever pass: refuse it."""
     from linkgate.gate.subcommand import judge
 
-    cwd = path_root / raw.get("working-directory", "")
-    verdict = judge(raw["cargo"], cwd, {**os.environ, **raw.get("env", {})})
+    cwd = root / (gate.working_directory or "")
+    verdict = judge(gate.cargo or (), cwd, {**os.environ, **gate.env})
     if verdict.links is False:
         via = f" ({verdict.via})" if verdict.via else ""
         raise v.fail(
             f"this gate can never fail on a link: {verdict.reason}{via}",
             line,
-            key,
+            f"gate.{gate.name}.cargo",
             hint='link what you mean to gate, e.g. cargo = ["test", "--no-run"] or ["build", "--bins"]',
         )
 
