@@ -215,15 +215,15 @@ def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str) -> C
         raise v.fail("no gates configured", 1, "gate", hint="add a [[gate]] table with a name and cargo = [...]")
     gates: list[Gate] = []
     seen: dict[str, int] = {}
-    root = path.parent
     for i, raw in enumerate(raw_gates):
-        gate = _build_gate(v, loc, i, raw, seen)
-        if gate.cargo is not None:
-            # working-directory is relative to the root, so this needs the root.
-            _check_links(v, gate, root, loc.gate(i, "cargo"))
-        gates.append(gate)
+        gates.append(_build_gate(v, loc, i, raw, seen))
     audit = _build_audit(v, loc, data.get("audit", {}))
-    return Config(path=path, root=root, gates=tuple(gates), audit=audit)
+    config = Config(path=path, root=path.parent, gates=tuple(gates), audit=audit)
+    # Checked once the root is known: working-directory is relative to it.
+    for i, gate in enumerate(config.gates):
+        if gate.cargo is not None:
+            _check_links(v, gate, config.root, loc.gate(i, "cargo"))
+    return config
 
 
 _GATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
