@@ -83,7 +83,8 @@ def test_no_configuration_is_a_clear_error(tmp_path: Path, monkeypatch, capsys) 
     assert "no linkgate configuration found" in capsys.readouterr().err
 
 
-def test_alias_to_check_is_refused_with_where_it_was_found(tmp_path: Path, capsys) -> None:
+def test_alias_to_check_is_refused_with_where_it_was_found(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the repository root (and so the alias's config) is found from here
     (tmp_path / ".cargo").mkdir()
     (tmp_path / ".cargo" / "config.toml").write_text('[alias]\nci-lint = "clippy --workspace"\n')
     cfg = tmp_path / "linkgate.toml"
