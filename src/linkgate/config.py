@@ -8,6 +8,7 @@ no positions, so ``linkgate.tomlsource`` finds lines in the raw text itself.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -247,7 +248,12 @@ def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str, root
     for i, raw in enumerate(raw_gates):
         gates.append(_build_gate(v, loc, i, raw, seen))
     audit = _build_audit(v, loc, data.get("audit", {}))
-    return Config(path=path, root=root, gates=tuple(gates), audit=audit)
+    config = Config(path=path, root=root, gates=tuple(gates), audit=audit)
+    # Checked once the root is known: working-directory is relative to it.
+    for i, gate in enumerate(config.gates):
+        if gate.cargo is not None:
+            _check_links(v, gate, config.root, loc.gate(i, "cargo"))
+    return config
 
 
 _GATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -393,6 +399,8 @@ def _build_control(
     for key in ("delete", "expect-match"):
         if key in raw:
             _check_regex(v, raw[key], line_of(key), f"{where}.{key}")
+    if "expect-kind" in raw:
+        _check_kind(v, raw["expect-kind"], line_of("expect-kind"), f"{where}.expect-kind")
     if replace is not None:
         _check_regex(v, replace[0], line_of("replace"), f"{where}.replace.pattern")
     return Control(
@@ -406,6 +414,35 @@ def _build_control(
         line=loc.control(gi, ci),
         key_lines={k: n for k in raw if (n := line_of(k)) is not None},
     )
+
+
+def _check_links(v: _Validator, gate: Gate, root: Path, line: int | None) -> None:
+    """A gate whose cargo subcommand never invokes the linker can only ever pass: refuse it."""
+    from linkgate.gate.subcommand import judge
+
+    cwd = root / (gate.working_directory or "")
+    verdict = judge(gate.cargo or (), cwd, {**os.environ, **gate.env})
+    if verdict.links is False:
+        via = f" ({verdict.via})" if verdict.via else ""
+        raise v.fail(
+            f"this gate can never fail on a link: {verdict.reason}{via}",
+            line,
+            f"gate.{gate.name}.cargo",
+            hint='link what you mean to gate, e.g. cargo = ["test", "--no-run"] or ["build", "--bins"]',
+        )
+
+
+def _check_kind(v: _Validator, kind: str, line: int | None, key: str) -> None:
+    # Imported only here: loading the configuration stays cheap for should-run.
+    from linkgate.diagnose.model import KINDS
+
+    if kind not in KINDS:
+        raise v.fail(
+            f"unknown diagnostic kind {kind!r}",
+            line,
+            key,
+            hint=_did_you_mean(kind, KINDS) or "choose from: " + ", ".join(KINDS),
+        )
 
 
 def _check_regex(v: _Validator, pattern: str, line: int | None, key: str) -> None:

@@ -61,6 +61,7 @@ class GateResult:
     warnings: list[str] = field(default_factory=list)
     units_compiled: int = 0
     duration_s: float = 0.0
+    command_gate: bool = False  # judged by exit status alone (command = [...])
 
     @property
     def ok(self) -> bool:
@@ -115,7 +116,9 @@ def run_gate(
     tdir = layout.target_dir(config, gate, linker)
     cwd = layout.work_dir(config, gate)
     argv = cargo_argv(gate) if gate.is_cargo else list(gate.command or ())
-    result = GateResult(gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv)
+    result = GateResult(
+        gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv, command_gate=not gate.is_cargo
+    )
     try:
         if not cwd.is_dir():
             raise LinkgateError(
@@ -130,6 +133,14 @@ def run_gate(
                     f"CARGO_ENCODED_RUSTFLAGS for linker {linker!r}; move them to the gate's env RUSTFLAGS"
                 )
         if gate.is_cargo:
+            from linkgate.gate.subcommand import judge
+
+            sub = judge(gate.cargo or (), cwd, env)
+            if sub.links is None:
+                result.warnings.append(
+                    sub.reason + "; the verdict rests on what cargo reports as linked"
+                    + (f" ({sub.via})" if sub.via else "")
+                )
             _run_cargo(result, argv, cwd, env, force_link, progress)
         else:
             _run_command(result, argv, cwd, env, progress)
@@ -211,6 +222,7 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
         result.verdict = LINK_FAILED
         result.failed_targets = sorted({f"{e.target} ({e.kind})" for e in log.link_errors})
         lines: list[str] = []
+        classified: list[str] = []
         blocks: list[list[str]] = []
         for err in log.link_errors:
             # A bin and its test harness usually fail with the very same
@@ -219,8 +231,11 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
             if block not in blocks:
                 blocks.append(block)
                 lines.extend(block)
+                # rustc's header goes to the classifier only: when the linker
+                # said nothing it knows, the failure is still reported (unknown).
+                classified.extend([err.message, *block] if err.message not in block else block)
         result.linker_lines = lines
-        result.diagnostics = _diagnostics(lines, log)
+        result.diagnostics = _diagnostics(classified, log)
         result.messages.extend(
             e.rendered.strip().splitlines()[0] for e in log.errors if not e.is_link
         )
@@ -243,9 +258,16 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
         return
     if not log.linkable:
         result.verdict = ERROR
+        staticlibs = sorted({a.target for a in log.artifacts if "staticlib" in a.crate_types})
         result.messages.append(
-            "the gate's command produced nothing the linker writes (no binary, test or cdylib); "
-            "name a linkable target, e.g. --test NAME --no-run or --bin NAME"
+            "nothing linked: the gate's command produced nothing a linker writes (no executable, test, "
+            "bench, example or cdylib/dylib; rlibs and metadata are not linked); name a linkable "
+            "target, e.g. --test NAME --no-run or --bin NAME"
+            + (
+                f". {', '.join(staticlibs)}: a staticlib is an archive rustc writes itself, no linker "
+                "runs for it; gate a program that links it (command = [...])"
+                if staticlibs else ""
+            )
         )
         return
     result.verdict = LINKED
@@ -255,18 +277,26 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
 def _diagnostics(lines: list[str], log: BuildLog) -> list[Any]:
     from linkgate import diagnose
 
-    diags = diagnose.classify(lines)
-    attach = getattr(diagnose, "attach_recipe", None)
-    if attach is None or not diags:
-        return diags
-    try:
-        from linkgate.cargo.buildscript import read_build_script_output
-    except ImportError:
+    from linkgate.cargo.buildscript import (
+        build_script_source,
+        manifest_dir_from_package_id,
+        read_build_script_output,
+    )
+    from linkgate.cargo.messages import package_name
+
+    native = []
+    for b in log.build_scripts:
+        manifest_dir = manifest_dir_from_package_id(b.package_id)
+        script = build_script_source(manifest_dir) if manifest_dir else None
+        native += diagnose.native_archives(
+            package_name(b.package_id), b.linked_libs, b.linked_paths, str(script) if script else None
+        )
+    diags = diagnose.classify(lines, native=native)
+    if not diags:
         return diags
     outputs = [read_build_script_output(Path(b.out_dir), b.package_id) for b in log.build_scripts if b.out_dir]
     found = [o for o in outputs if o is not None]
-    result: list[Any] = attach(diags, found)
-    return result
+    return diagnose.attach_recipe(diags, found)
 
 
 def _run_command(
@@ -288,10 +318,13 @@ def _run_command(
     lines = out + stream.stderr.splitlines()
     diags = diagnose.classify(lines)
     if rc == 0:
+        # A command gate is judged by its exit status: linkgate sees no
+        # artifacts, so `linked` stays empty and the pass is never proven.
         result.verdict = LINKED
         result.proven = False
         result.messages.append(
-            "command gates report only an exit code: linkgate cannot see what was linked, so this pass is not proven"
+            f"{argv[0]} exited 0; linkgate cannot see what a command gate links, so it lists nothing "
+            "as linked and this pass is not proven"
         )
     elif rc < 0:
         result.messages.append(f"{argv[0]} was killed by signal {-rc}")
@@ -305,7 +338,11 @@ def _run_command(
 
 
 def _linked(a: Artifact) -> LinkedArtifact:
-    return LinkedArtifact(target=a.target, kind="test" if a.test else a.kind, path=a.output or "", test=a.test)
+    kind = "test" if a.test else a.kind
+    if not a.executable and kind == "lib":
+        # A lib target that is also a cdylib/dylib: name what the linker wrote.
+        kind = "cdylib" if "cdylib" in a.crate_types else "dylib"
+    return LinkedArtifact(target=a.target, kind=kind, path=a.output or "", test=a.test)
 
 
 def _tail(text: str, n: int = 15) -> str:
