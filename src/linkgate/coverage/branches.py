@@ -1,0 +1,277 @@
+"""Find a build script's link directives and the branches that guard each one.
+
+A guard is an ``if``/``else if``/``else`` branch, a ``match`` arm, or an item
+or statement under ``#[cfg(...)]``. A later branch of a chain also carries
+the negation of each earlier condition, because ``else if B`` runs only when
+A did not hold. A directive printed by a helper function takes the guards of
+the places that call it (two levels deep), since scripts often put each
+recipe in its own ``fn link_cuda()``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from linkgate.cargo.buildscript import LINK_KEYS
+from linkgate.coverage.conditions import Atom, Reader
+from linkgate.coverage.rusttokens import Token, matching, tokenize
+
+_DIRECTIVE = re.compile(r"^cargo::?(?P<key>[a-z][a-z0-9_-]*)=(?P<value>.*)$", re.S)
+_CALL_DEPTH = 2
+
+
+@dataclass(frozen=True)
+class Region:
+    start: int            # token index of the first token inside
+    end: int              # token index of the last token inside
+    atoms: tuple[Atom, ...]
+    line: int             # the branch's line (its `if`, `else`, arm or `#[cfg]`)
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One link directive under one set of guards."""
+
+    directive: str        # "rustc-link-lib=static={}", as literally written
+    line: int             # the directive's line
+    atoms: frozenset[Atom]
+    branch_line: int | None   # the innermost guarding branch, None when unconditional
+    via: str | None = None    # the helper function it is printed from, when called
+
+
+@dataclass
+class Scan:
+    occurrences: list[Occurrence] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def scan(src: str) -> Scan:
+    toks = tokenize(src)
+    pairs = matching(toks)
+    reader = Reader()
+    lets = _let_bindings(toks)
+    regions: list[Region] = []
+
+    def cond(lo: int, hi: int) -> list[Atom]:
+        return reader.expr(_substitute(toks[lo:hi], lets, lo))
+
+    for k, tok in enumerate(toks):
+        if tok.is_("if") and not (k > 0 and toks[k - 1].is_("else")):
+            regions += _if_chain(toks, pairs, k, cond, reader)
+        elif tok.is_("match"):
+            regions += _match_arms(toks, pairs, k, lets, reader)
+        elif tok.is_("#") and k + 3 < len(toks) and toks[k + 1].is_("[") and toks[k + 2].is_("cfg"):
+            close = pairs.get(k + 1)
+            if close is not None and k + 3 in pairs:
+                atoms = reader.cfg_predicate(toks[k + 4:pairs[k + 3]])
+                end = _item_end(toks, pairs, close + 1)
+                if atoms and end is not None:
+                    regions.append(Region(close + 1, end, tuple(atoms), tok.line))
+    fns = _functions(toks, pairs)
+    result = Scan()
+    for k, tok in enumerate(toks):
+        if tok.kind != "str":
+            continue
+        m = _DIRECTIVE.match(tok.text)
+        if m is None or m.group("key") not in LINK_KEYS:
+            continue
+        directive = f"{m.group('key')}={m.group('value')}"
+        for atoms, branch, via in _contexts(k, regions, fns, toks, 0):
+            result.occurrences.append(Occurrence(directive, tok.line, frozenset(atoms), branch, via))
+    result.notes = list(dict.fromkeys(reader.notes))
+    return result
+
+
+def _guards(pos: int, regions: list[Region]) -> list[Region]:
+    inside = [r for r in regions if r.start <= pos <= r.end]
+    return sorted(inside, key=lambda r: r.start)
+
+
+def _contexts(
+    pos: int, regions: list[Region], fns: dict[str, tuple[int, int]], toks: list[Token], depth: int
+) -> list[tuple[list[Atom], int | None, str | None]]:
+    """(atoms, innermost branch line, helper name) for each way control reaches *pos*."""
+    inner = _guards(pos, regions)
+    atoms = [a for r in inner for a in r.atoms]
+    branch = inner[-1].line if inner else None
+    owner = next((name for name, (lo, hi) in fns.items() if lo <= pos <= hi and name != "main"), None)
+    if owner is None or depth >= _CALL_DEPTH:
+        return [(atoms, branch, None)]
+    lo, hi = fns[owner]
+    calls = [k for k, t in enumerate(toks)
+             if t.is_(owner) and k + 1 < len(toks) and toks[k + 1].is_("(")
+             and not (k > 0 and toks[k - 1].is_("fn")) and not lo <= k <= hi]
+    if not calls:
+        return [(atoms, branch, None)]
+    out = []
+    for call in calls:
+        for outer_atoms, outer_branch, _ in _contexts(call, regions, fns, toks, depth + 1):
+            # Guards inside the helper (or a #[cfg] on it) add to the caller's.
+            out.append((outer_atoms + atoms, branch if inner else outer_branch, owner))
+    return out
+
+
+def _if_chain(toks: list[Token], pairs: dict[int, int], k: int, cond, reader: Reader) -> list[Region]:  # type: ignore[no-untyped-def]
+    regions: list[Region] = []
+    earlier: list[list[Atom]] = []
+    while True:
+        brace = _block_start(toks, k + 1)
+        if brace is None or brace not in pairs:
+            return regions
+        atoms = cond(k + 1, brace)
+        regions.append(Region(brace + 1, pairs[brace] - 1, tuple(_negations(earlier, reader) + atoms), toks[k].line))
+        earlier.append(atoms)
+        after = pairs[brace] + 1
+        if after < len(toks) and toks[after].is_("else"):
+            if after + 1 < len(toks) and toks[after + 1].is_("if"):
+                k = after + 1
+                continue
+            if after + 1 < len(toks) and toks[after + 1].is_("{") and after + 1 in pairs:
+                b = after + 1
+                regions.append(Region(b + 1, pairs[b] - 1, tuple(_negations(earlier, reader)), toks[after].line))
+        return regions
+
+
+def _negations(earlier: list[list[Atom]], reader: Reader) -> list[Atom]:
+    out = []
+    for atoms in earlier:
+        if len(atoms) == 1:
+            out.append(atoms[0].negate())
+        elif atoms:
+            reader.notes.append("a later branch after a compound condition does not carry its negation")
+    return out
+
+
+def _match_arms(toks: list[Token], pairs: dict[int, int], k: int, lets: dict[str, list[tuple[int, list[Token]]]],
+                reader: Reader) -> list[Region]:
+    brace = _block_start(toks, k + 1)
+    if brace is None or brace not in pairs:
+        return []
+    scrutinee = _substitute(toks[k + 1:brace], lets, k + 1)
+    regions: list[Region] = []
+    earlier: list[list[Atom]] = []
+    i, end = brace + 1, pairs[brace]
+    while i < end:
+        arrow = _next_at_depth(toks, pairs, i, end, "=>")
+        if arrow is None:
+            break
+        pattern = toks[i:arrow]
+        guard_at = next((j for j, t in enumerate(pattern) if t.is_("if")), None)
+        atoms = reader.pattern(scrutinee, pattern[:guard_at])
+        if guard_at is not None:
+            atoms += reader.expr(_substitute(pattern[guard_at + 1:], lets, i + guard_at + 1))
+        if not atoms and pattern:
+            atoms_here = _negations(earlier, reader)   # `_` or a binding: whatever the earlier arms did not take
+        else:
+            atoms_here = atoms
+        body = arrow + 1
+        if body < end and toks[body].is_("{") and body in pairs:
+            last = pairs[body]
+            nxt = last + 1 + (1 if last + 1 < end and toks[last + 1].is_(",") else 0)
+        else:
+            comma = _next_at_depth(toks, pairs, body, end, ",")
+            last = (comma if comma is not None else end) - 1
+            nxt = last + 2
+        regions.append(Region(body, last, tuple(atoms_here), toks[i].line))
+        earlier.append(atoms)
+        i = nxt
+    return regions
+
+
+def _next_at_depth(toks: list[Token], pairs: dict[int, int], i: int, end: int, text: str) -> int | None:
+    while i < end:
+        if toks[i].is_(text):
+            return i
+        i = pairs[i] + 1 if i in pairs else i + 1
+    return None
+
+
+def _block_start(toks: list[Token], i: int) -> int | None:
+    """The `{` opening an if/match block: the first one outside parentheses and brackets."""
+    depth = 0
+    for j in range(i, len(toks)):
+        t = toks[j]
+        if t.is_("(") or t.is_("["):
+            depth += 1
+        elif t.is_(")") or t.is_("]"):
+            depth -= 1
+        elif t.is_("{") and depth == 0:
+            return j
+        elif t.is_(";") and depth == 0:
+            return None
+    return None
+
+
+def _item_end(toks: list[Token], pairs: dict[int, int], i: int) -> int | None:
+    """Last token of the item or statement starting at *i* (after more attributes)."""
+    while i + 1 < len(toks) and toks[i].is_("#") and toks[i + 1].is_("[") and i + 1 in pairs:
+        i = pairs[i + 1] + 1
+    j = i
+    while j < len(toks):
+        if toks[j].is_(";"):
+            return j
+        if toks[j].is_("{") and j in pairs:
+            end = pairs[j]
+            return end + 1 if end + 1 < len(toks) and toks[end + 1].is_(";") else end
+        j = pairs[j] + 1 if j in pairs else j + 1
+    return None
+
+
+def _functions(toks: list[Token], pairs: dict[int, int]) -> dict[str, tuple[int, int]]:
+    fns: dict[str, tuple[int, int]] = {}
+    for k, tok in enumerate(toks):
+        if tok.is_("fn") and k + 1 < len(toks) and toks[k + 1].kind == "ident":
+            brace = next((j for j in range(k + 2, len(toks)) if toks[j].is_("{") or toks[j].is_(";")), None)
+            if brace is not None and toks[brace].is_("{") and brace in pairs:
+                fns.setdefault(toks[k + 1].text, (brace, pairs[brace]))
+    return fns
+
+
+def _let_bindings(toks: list[Token]) -> dict[str, list[tuple[int, list[Token]]]]:
+    """``let [mut] name [: T] = expr;`` -> name -> [(position, expr tokens)]."""
+    out: dict[str, list[tuple[int, list[Token]]]] = {}
+    for k, tok in enumerate(toks):
+        if not tok.is_("let"):
+            continue
+        j = k + 1 + (1 if k + 1 < len(toks) and toks[k + 1].is_("mut") else 0)
+        if j >= len(toks) or toks[j].kind != "ident":
+            continue
+        name = toks[j].text
+        eq = next((m for m in range(j + 1, min(j + 12, len(toks))) if toks[m].is_("=") or toks[m].is_(";")), None)
+        if eq is None or not toks[eq].is_("="):
+            continue
+        depth, end = 0, eq + 1
+        while end < len(toks) and not (depth == 0 and toks[end].is_(";")):
+            if toks[end].kind == "punct" and toks[end].text in ("(", "[", "{"):
+                depth += 1
+            elif toks[end].kind == "punct" and toks[end].text in (")", "]", "}"):
+                depth -= 1
+                if depth < 0:
+                    break
+            end += 1
+        out.setdefault(name, []).append((k, toks[eq + 1:end]))
+    return out
+
+
+def _substitute(toks: list[Token], lets: dict[str, list[tuple[int, list[Token]]]], at: int,
+                depth: int = 0) -> list[Token]:
+    """Replace a variable bound by ``let`` with its initializer, so ``if cuda`` reads like
+    ``if env::var("CUDA").is_ok()``: the binding in force is the last one before *at*."""
+    if depth > 2:
+        return toks
+    out: list[Token] = []
+    for k, tok in enumerate(toks):
+        bound = lets.get(tok.text) if tok.kind == "ident" else None
+        prev = toks[k - 1] if k else None
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        if bound and not (prev and (prev.is_(".") or prev.is_("::") or prev.is_("let"))) \
+                and not (nxt and (nxt.is_("(") or nxt.is_("::") or nxt.is_("="))):
+            before = [b for b in bound if b[0] < at]
+            if before:
+                pos, expr = before[-1]
+                out += [Token("punct", "(", tok.line), *_substitute(expr, lets, pos, depth + 1),
+                        Token("punct", ")", tok.line)]
+                continue
+        out.append(tok)
+    return out
