@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from linkgate import config as config_mod
-from linkgate.commands.options import config_option, format_options
+from linkgate.commands.options import config_option, format_options, history_options
 from linkgate.progress import Progress
 from linkgate.report import emit
 
@@ -17,6 +17,7 @@ from linkgate.report import emit
 @click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr.")
 @config_option
 @format_options
+@history_options
 def command(
     gates: tuple[str, ...],
     names: tuple[str, ...],
@@ -25,6 +26,8 @@ def command(
     config_path: str | None,
     fmt: str,
     output: str | None,
+    history_file: str | None,
+    no_history: bool,
 ) -> int:
     """Reintroduce each configured defect, expect the gate to fail, restore, expect a pass.
 
@@ -34,17 +37,23 @@ def command(
     from linkgate.prove.run import prove
     from linkgate.prove.report import build_report
 
+    from linkgate.history import record
+    from linkgate.history.recorder import Recorder
+
     cfg = config_mod.load(config_path)
-    with Progress(enabled=not quiet) as progress:
+    with Recorder(cfg.root, history_file, not no_history) as history, Progress(enabled=not quiet) as progress:
         outcomes = prove(
             cfg, gates, names, allow_dirty=allow_dirty,
             phase=progress.phase, on_build=lambda d, log: progress.update(d, log),
         )
         for o in outcomes:
             progress.note(f"{o.name} [{o.linker}]: {o.outcome}")
+        history.add(record.from_outcomes(outcomes))
     report = build_report(outcomes)
     emit(report, fmt, output)
     from linkgate.report import annotate as ci
 
     ci.annotate(report, fmt, output)
+    if history.warning:
+        click.echo(f"linkgate: warning: {history.warning}", err=True)
     return report.exit_code

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from linkgate import config as config_mod
-from linkgate.commands.options import config_option, format_options
+from linkgate.commands.options import config_option, format_options, history_options
 from linkgate.errors import UsageError
 from linkgate.gate.run import GateResult, run_gate
 from linkgate.progress import Progress
@@ -26,6 +26,7 @@ from linkgate.gate.report import build_report
 @click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr.")
 @config_option
 @format_options
+@history_options
 def command(
     gates: tuple[str, ...],
     only_linkers: tuple[str, ...],
@@ -34,6 +35,8 @@ def command(
     config_path: str | None,
     fmt: str,
     output: str | None,
+    history_file: str | None,
+    no_history: bool,
 ) -> int:
     """Link the configured gates (all by default) and fail on a link failure."""
     cfg = config_mod.load(config_path)
@@ -41,8 +44,11 @@ def command(
     for name in only_linkers:
         if name not in config_mod.LINKERS:
             raise UsageError(f"unknown linker {name!r}", hint="choose from: " + ", ".join(config_mod.LINKERS))
+    from linkgate.history import record
+    from linkgate.history.recorder import Recorder
+
     results: list[GateResult] = []
-    with Progress(enabled=not quiet) as progress:
+    with Recorder(cfg.root, history_file, not no_history) as history, Progress(enabled=not quiet) as progress:
         for gate in selected:
             for linker in gate.linkers:
                 if only_linkers and linker not in only_linkers:
@@ -53,6 +59,7 @@ def command(
                 )
                 progress.note(f"{gate.name} [{linker}]: {res.verdict} ({res.duration_s:.1f} s)")
                 results.append(res)
+        history.add(record.from_results(results))
     if not results:
         raise UsageError("no (gate, linker) pair selected", hint="check the gate names and --linker")
     report = build_report(results)
@@ -60,4 +67,6 @@ def command(
     from linkgate.report import annotate as ci
 
     ci.annotate(report, fmt, output)
+    if history.warning:
+        click.echo(f"linkgate: warning: {history.warning}", err=True)
     return report.exit_code

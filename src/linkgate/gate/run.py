@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 from linkgate import proc
 from linkgate.gate import layout
 from linkgate.gate import linkers
+from linkgate.gate import measure
 from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
 from linkgate.config import Config, Gate
@@ -61,6 +63,20 @@ class GateResult:
     warnings: list[str] = field(default_factory=list)
     units_compiled: int = 0
     duration_s: float = 0.0
+    # Recorded in history and in the JSON document (gate/measure.py).
+    run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    started_at: float = 0.0              # time.time(): the wrapper's link records use this clock
+    cold: bool | None = None
+    units_fresh: int = 0
+    link_s: float | None = None
+    links: list[dict[str, Any]] = field(default_factory=list)
+    directives_digest: str | None = None
+    recipes: tuple[str, ...] = ()
+    context: measure.RunContext | None = None
+
+    @property
+    def compile_s(self) -> float | None:
+        return None if self.link_s is None else max(0.0, self.duration_s - self.link_s)
 
     @property
     def ok(self) -> bool:
@@ -84,6 +100,18 @@ class GateResult:
             "target_dir": self.target_dir,
             "command": self.argv,
             "duration_s": round(self.duration_s, 3),
+            **self._measured(),
+        }
+
+    def _measured(self) -> dict[str, Any]:
+        ctx = self.context or measure.RunContext(None, None, None, None)
+        return {
+            "run_id": self.run_id, "started_at": measure.iso(self.started_at),
+            "runner": ctx.runner, "host": ctx.host, "commit": ctx.commit, "branch": ctx.branch,
+            "cold": self.cold, "units_fresh": self.units_fresh,
+            "link_s": None if self.link_s is None else round(self.link_s, 4),
+            "compile_s": None if self.compile_s is None else round(self.compile_s, 4),
+            "links": self.links, "recipes": list(self.recipes), "directives_digest": self.directives_digest,
         }
 
 
@@ -103,6 +131,15 @@ def gate_env(config: Config, gate: Gate, linker: str, tdir: Path) -> dict[str, s
     return env
 
 
+def _active_recipes(config: Config, gate: Gate, env: dict[str, str]) -> tuple[str, ...]:
+    """Names of the [[recipe]] entries this run selects, from its env, target and features.
+
+    TODO(coverage-html): implement from the [[recipe]] configuration
+    (when-env / when-target / when-features). Until then no recipe is recorded.
+    """
+    return ()
+
+
 def run_gate(
     config: Config,
     gate: Gate,
@@ -116,6 +153,8 @@ def run_gate(
     cwd = layout.work_dir(config, gate)
     argv = cargo_argv(gate) if gate.is_cargo else list(gate.command or ())
     result = GateResult(gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv)
+    result.started_at, result.cold = time.time(), measure.is_cold(tdir)
+    result.context = measure.context(config.root)
     try:
         if not cwd.is_dir():
             raise LinkgateError(
@@ -123,6 +162,7 @@ def run_gate(
                 hint=f"fix working-directory in {config.path}",
             )
         env = gate_env(config, gate, linker, tdir)
+        result.recipes = _active_recipes(config, gate, env)
         if linker != "default" and not any(k in gate.env for k in ("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS")):
             for path in linkers.config_rustflags_files(str(cwd)):
                 result.warnings.append(
@@ -137,6 +177,8 @@ def run_gate(
         result.verdict = ERROR
         result.messages.append(exc.render())
     result.duration_s = time.monotonic() - start
+    # Clip to this run's own span so that compile + link never exceeds the wall time.
+    result.link_s, result.links = measure.link_time(tdir, result.started_at, result.started_at + result.duration_s)
     return result
 
 
@@ -165,6 +207,7 @@ def _run_cargo(
 ) -> None:
     log, rc, stderr = _build(argv, cwd, env, progress)
     _judge(result, log, rc, stderr)
+    result.directives_digest = measure.directives_digest(log.build_scripts, result.target_dir)
     if result.verdict != LINKED or result.linked or not force_link:
         if result.verdict == LINKED and not result.linked:
             result.proven = False
@@ -199,6 +242,7 @@ def _run_cargo(
 
 def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
     result.units_compiled += sum(1 for a in log.artifacts if not a.fresh)
+    result.units_fresh = sum(1 for a in log.artifacts if a.fresh)
     result.linked = [_linked(a) for a in log.linkable if not a.fresh]
     result.up_to_date = [_linked(a) for a in log.linkable if a.fresh]
     if rc < 0:
