@@ -18,19 +18,25 @@ def _human(report: Report, console: Any) -> None:
     from linkgate.console import escape
 
     doc = report.document
-    console.print(f"[bold]coverage[/] of {len(doc['recipes'])} link recipes over {doc['runs']} recorded runs"
+    runs = f"{doc['runs']} recorded run" + ("s" if doc["runs"] != 1 else "")
+    console.print(f"[bold]coverage[/] of {len(doc['recipes'])} link recipes over {runs}"
                   + (f" from {escape(', '.join(doc['runners']))}" if doc["runners"] else ""), highlight=False)
     for r in doc["recipes"]:
         where = f"  [dim]{escape(r['file'])}" + (f":{r['line']}" if r["line"] else "") + "[/]" if r["file"] else ""
         console.print(f"  [{_STYLE[r['status']]}]{r['status']:<14}[/] {escape(r['name'])}{where}", highlight=False)
         for b in r["linked_by"]:
             commit = (b["commit"] or "")[:12]
-            console.print(f"      linked by {escape(b['gate'])} [{escape(b['linker'])}] on "
+            console.print(f"      linked by {escape(b['gate'])} {escape('[' + b['linker'] + ']')} on "
                           f"{escape(b['runner'] or 'unknown runner')} at {escape(b['date'])} {escape(commit)}",
                           highlight=False)
-        if r["status"] != "covered" and r["selected_by"]:
-            console.print(f"      selected by gate {escape(', '.join(r['selected_by']))}, never linked",
-                          highlight=False)
+        if r["status"] != "covered":
+            if r["selected_by"]:
+                why = f"selected by gate {', '.join(r['selected_by'])}, never linked"
+            elif r["selectable_by"]:
+                why = f"no gate's env selects it; gate {', '.join(r['selectable_by'])} could"
+            else:
+                why = "no gate builds for a target and features that select it"
+            console.print(f"      [dim]{escape(why)}[/]", highlight=False)
 
 
 def _markdown(report: Report) -> str:
@@ -58,13 +64,14 @@ def _findings(cov: Any) -> list[Finding]:
 
 def load_coverage(cfg: config_mod.Config, history: str | None) -> Any:
     """Coverage of the configured recipes over every recorded run (shared with `report html`)."""
-    from linkgate.coverage.recipes import selectable
+    from linkgate.coverage.recipes import selectable_by, selected_by
     from linkgate.coverage.status import coverage
     from linkgate.history.store import History, history_path
 
     with History.open(history_path(cfg.root, history)) as store:
         runs = store.runs()
-    return coverage(cfg.recipes, runs, {r.name: selectable(cfg, r) for r in cfg.recipes}), runs
+    return coverage(cfg.recipes, runs, {r.name: selected_by(cfg, r) for r in cfg.recipes},
+                    {r.name: selectable_by(cfg, r) for r in cfg.recipes}), runs
 
 
 @click.command("coverage")

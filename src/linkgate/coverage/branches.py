@@ -11,6 +11,7 @@ recipe in its own ``fn link_cuda()``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from linkgate.cargo.buildscript import LINK_KEYS
@@ -104,7 +105,7 @@ def _contexts(
              and not (k > 0 and toks[k - 1].is_("fn")) and not lo <= k <= hi]
     if not calls:
         return [(atoms, branch, None)]
-    out = []
+    out: list[tuple[list[Atom], int | None, str | None]] = []
     for call in calls:
         for outer_atoms, outer_branch, _ in _contexts(call, regions, fns, toks, depth + 1):
             # Guards inside the helper (or a #[cfg] on it) add to the caller's.
@@ -112,7 +113,8 @@ def _contexts(
     return out
 
 
-def _if_chain(toks: list[Token], pairs: dict[int, int], k: int, cond, reader: Reader) -> list[Region]:  # type: ignore[no-untyped-def]
+def _if_chain(toks: list[Token], pairs: dict[int, int], k: int, cond: Callable[[int, int], list[Atom]],
+              reader: Reader) -> list[Region]:
     regions: list[Region] = []
     earlier: list[list[Atom]] = []
     while True:

@@ -18,7 +18,7 @@ import fnmatch
 import functools
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from linkgate.config import Config, Gate, Recipe
@@ -110,9 +110,16 @@ def gate_target(gate: Gate, env: Mapping[str, str]) -> str:
 
 @functools.lru_cache(maxsize=1)
 def host_triple() -> str:
+    """The host triple; "unknown" (which no target glob but ``*`` matches) without rustc,
+    because recording recipes must never fail the run it records."""
     from linkgate import proc
+    from linkgate.errors import LinkgateError
 
-    for line in proc.run(["rustc", "-vV"]).stdout.splitlines():
+    try:
+        out = proc.run(["rustc", "-vV"]).stdout
+    except LinkgateError:
+        return "unknown"
+    for line in out.splitlines():
         if line.startswith("host:"):
             return line.split(":", 1)[1].strip()
     return "unknown"
@@ -131,14 +138,23 @@ def active_for_run(config: Config, gate: Gate, env: Mapping[str, str]) -> tuple[
     return active_recipes(config.recipes, gate, ctx.env, ctx.target, ctx.features)
 
 
-def selectable(config: Config, recipe: Recipe) -> list[str]:
+def selected_by(config: Config, recipe: Recipe) -> list[str]:
     """Gates whose configured env (not the caller's), target and features select *recipe*.
 
     The configuration is the stable part: a variable a CI runner sets outside
     linkgate.toml shows up in recorded runs instead.
     """
-    return [
-        g.name
-        for g in config.gates
-        if recipe_active(recipe, RunContext(g.env, gate_target(g, g.env), gate_features(config, g)))
-    ]
+    return [g.name for g in config.gates
+            if recipe_active(recipe, RunContext(g.env, gate_target(g, g.env), gate_features(config, g)))]
+
+
+def selectable_by(config: Config, recipe: Recipe) -> list[str]:
+    """Gates that could select *recipe* with some environment: their target and features allow it.
+
+    An environment variable is one line in a gate's ``env``; a target or a
+    feature set needs a gate (or a runner) of its own. A recipe no gate can
+    select this way is ``never-selected``.
+    """
+    envless = replace(recipe, when_env=(), unless_env=())
+    return [g.name for g in config.gates
+            if recipe_active(envless, RunContext({}, gate_target(g, g.env), gate_features(config, g)))]

@@ -38,7 +38,8 @@ class RecipeCoverage:
     recipe: Recipe
     status: str
     linked_by: tuple[LinkedBy, ...]   # latest linked run per (gate, linker, runner)
-    selected_by: tuple[str, ...]      # configured gates that select it
+    selected_by: tuple[str, ...]      # configured gates whose env, target and features select it
+    selectable_by: tuple[str, ...]    # configured gates whose target and features allow it
     active_runs: int                  # recorded runs that had it active, linked or not
 
     def to_dict(self) -> dict[str, Any]:
@@ -48,6 +49,7 @@ class RecipeCoverage:
             "file": self.recipe.file,
             "line": self.recipe.line,
             "selected_by": list(self.selected_by),
+            "selectable_by": list(self.selectable_by),
             "active_runs": self.active_runs,
             "linked_by": [b.to_dict() for b in self.linked_by],
         }
@@ -78,9 +80,17 @@ def runner_of(record: RunRecord) -> str | None:
 
 
 def coverage(
-    recipes: Sequence[Recipe], runs: Sequence[RunRecord], selected_by: Mapping[str, Sequence[str]]
+    recipes: Sequence[Recipe],
+    runs: Sequence[RunRecord],
+    selected_by: Mapping[str, Sequence[str]],
+    selectable_by: Mapping[str, Sequence[str]],
 ) -> Coverage:
-    """*selected_by* maps a recipe name to the configured gates that select it."""
+    """*selected_by* / *selectable_by* map a recipe name to configured gate names
+    (``linkgate.coverage.recipes.selected_by`` / ``selectable_by``).
+
+    ``never-selected`` needs both: no gate's target and features allow the
+    recipe, and no recorded run (from any runner) had it active.
+    """
     link_runs = [r for r in runs if r.kind == "run"]
     out = []
     for recipe in recipes:
@@ -100,13 +110,14 @@ def coverage(
             for _, r in sorted(latest.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] or ""))
         )
         gates = tuple(selected_by.get(recipe.name, ()))
+        could = tuple(selectable_by.get(recipe.name, ()))
         if by:
             status = COVERED
-        elif gates or active:
+        elif could or gates or active:
             status = NEVER_LINKED
         else:
             status = NEVER_SELECTED
-        out.append(RecipeCoverage(recipe, status, by, gates, active))
+        out.append(RecipeCoverage(recipe, status, by, gates, could, active))
     runners = sorted({name for r in link_runs if (name := runner_of(r)) is not None})
     return Coverage(tuple(out), len(link_runs), tuple(runners))
 
@@ -134,11 +145,26 @@ def comment_block(cov: Coverage) -> str:
     for item in gaps:
         where = f" (`{item.recipe.location}`)" if item.recipe.location else ""
         if item.status == NEVER_LINKED:
-            why = ("no recorded run on any runner linked with it active"
-                   + (f" ({item.active_runs} selected it and did not link)" if item.active_runs else "")
-                   + ". This is a recorded gap: nothing shows that this recipe links.")
+            why = "no recorded run on any runner linked with it active"
+            if item.active_runs:
+                why += f" ({item.active_runs} selected it and did not link)"
+            elif not item.selected_by:
+                why += f"; no gate's env selects it ({selection(item.recipe)})"
         else:
-            why = ("no gate's env, target or features selects it, so no gate can link it. "
-                   "This is a recorded gap: nothing shows that this recipe links.")
+            why = ("no gate's target and features can select it "
+                   f"({selection(item.recipe)}), so no configured gate can link it")
+        why += ". This is a recorded gap, not a recipe known to link."
         lines.append(f"- `{item.recipe.name}`{where}: {item.status}: {why}")
     return "\n".join(lines) + "\n"
+
+
+def selection(recipe: Recipe) -> str:
+    """The recipe's conditions in words: "needs $B set, $A unset"."""
+    parts = [f"${v} set" if "=" not in v else f"${v.replace('=', ' = ', 1)}" for v in recipe.when_env]
+    parts += [f"${v} unset" if "=" not in v else f"not ${v.replace('=', ' = ', 1)}" for v in recipe.unless_env]
+    if recipe.when_target:
+        parts.append(f"target {recipe.when_target}")
+    if recipe.unless_target:
+        parts.append(f"target not {recipe.unless_target}")
+    parts += [f"feature {f}" for f in recipe.when_features]
+    return "needs " + ", ".join(parts)

@@ -132,12 +132,10 @@ def gate_env(config: Config, gate: Gate, linker: str, tdir: Path) -> dict[str, s
 
 
 def _active_recipes(config: Config, gate: Gate, env: dict[str, str]) -> tuple[str, ...]:
-    """Names of the [[recipe]] entries this run selects, from its env, target and features.
+    """Names of the [[recipe]] entries this run selects, from its env, target and features."""
+    from linkgate.coverage.recipes import active_for_run
 
-    TODO(coverage-html): implement from the [[recipe]] configuration
-    (when-env / when-target / when-features). Until then no recipe is recorded.
-    """
-    return ()
+    return active_for_run(config, gate, env)
 
 
 def run_gate(

@@ -23,8 +23,8 @@ def _a(value: object) -> str:
 def nice_ceiling(value: float) -> float:
     if value <= 0:
         return 1.0
-    mag = 10 ** math.floor(math.log10(value))
-    return next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= value)
+    mag = 10.0 ** math.floor(math.log10(value))
+    return next(float(m * mag) for m in (1, 2, 2.5, 5, 10) if m * mag >= value)
 
 
 def seconds(value: float) -> str:
@@ -47,7 +47,10 @@ def cost_chart(series: Sequence[Series]) -> str:
     if t1 == t0:
         t0, t1 = t0 - timedelta(minutes=30), t1 + timedelta(minutes=30)
     span = (t1 - t0).total_seconds()
-    ymax = nice_ceiling(max(p.wall_s for p in points) * 1.05)
+    top = max(p.wall_s for p in points) * 1.05
+    step = nice_ceiling(top / 4)
+    ticks = max(1, math.ceil(top / step))
+    ymax = step * ticks
 
     def x(when: datetime) -> float:
         return ml + (when - t0).total_seconds() / span * (width - ml - mr)
@@ -57,15 +60,16 @@ def cost_chart(series: Sequence[Series]) -> str:
 
     out = [f'<svg id="cost-chart" class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
            'role="img" aria-label="Wall time of each run over time, per gate and linker">']
-    for i in range(5):
-        v = ymax * i / 4
+    for i in range(ticks + 1):
+        v = step * i
         out.append(f'<line class="grid" x1="{ml}" x2="{width - mr}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
                    f'<text class="tick" x="{ml - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{_a(seconds(v))}</text>')
-    fmt = "%Y-%m-%d" if span > 2 * 86400 else "%m-%d %H:%M"
+    fmt = "%Y-%m-%d" if span > 2 * 86400 else ("%m-%d %H:%M" if span > 3 * 3600 else "%H:%M:%S")
     for i in range(4):
         when = t0 + timedelta(seconds=span * i / 3)
+        anchor = ("start", "middle", "middle", "end")[i]
         out.append(f'<text class="tick" x="{x(when):.1f}" y="{height - mb + 18}" '
-                   f'text-anchor="middle">{_a(when.strftime(fmt))}</text>')
+                   f'text-anchor="{anchor}">{_a(when.strftime(fmt))}</text>')
     out.append(f'<text class="axis" x="{ml}" y="{height - 6}">UTC</text>')
     for i, s in enumerate(series):
         color = PALETTE[i % len(PALETTE)]
