@@ -2,7 +2,8 @@
 
 A recipe is active when every condition holds: each ``when-env`` variable is
 set (any value, even empty: ``env::var(..).is_ok()`` and ``var_os(..).is_some()``
-are true for an empty value), no ``unless-env`` variable is set, the target
+are true for an empty value; ``NAME=VALUE`` asks for that exact value), no
+``unless-env`` entry holds, the target
 triple matches ``when-target`` and not ``unless-target`` (shell-style globs,
 case-sensitive like the triples themselves), and every ``when-features``
 feature is enabled.
@@ -47,10 +48,16 @@ class RunContext:
     features: Features
 
 
+def env_holds(spec: str, env: Mapping[str, str]) -> bool:
+    """``NAME``: set to anything; ``NAME=VALUE``: set to exactly VALUE (a script comparing the value)."""
+    name, eq, value = spec.partition("=")
+    return name in env and (not eq or env[name] == value)
+
+
 def recipe_active(recipe: Recipe, ctx: RunContext) -> bool:
-    if any(var not in ctx.env for var in recipe.when_env):
+    if not all(env_holds(spec, ctx.env) for spec in recipe.when_env):
         return False
-    if any(var in ctx.env for var in recipe.unless_env):
+    if any(env_holds(spec, ctx.env) for spec in recipe.unless_env):
         return False
     if recipe.when_target is not None and not fnmatch.fnmatchcase(ctx.target, recipe.when_target):
         return False

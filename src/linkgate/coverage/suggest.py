@@ -22,7 +22,7 @@ from linkgate.coverage.branches import Occurrence, Scan
 from linkgate.coverage.conditions import Atom
 
 SCHEMA = "linkgate.coverage-suggest/1"
-_NAME_JUNK = re.compile(r"[^a-z0-9._-]+")
+_NAME_JUNK = re.compile(r"[^a-z0-9._]+")
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def suggestions(scan: Scan, file: str, package: str, taken: set[str]) -> list[Su
         fields = _fields(atoms, notes)
         if fields is None:
             continue
-        name = _unique(_name(atoms), taken)
+        name = _unique(_name(fields), taken)
         directives = tuple(dict.fromkeys(
             (o.directive + (f" (via {o.via}())" if o.via else ""), o.line) for o in occs))
         line = min(o.branch_line or o.line for o in occs)
@@ -143,13 +143,15 @@ def _merge_targets(globs: list[str], notes: list[str]) -> str | None:
     return globs[0]
 
 
-def _name(atoms: frozenset[Atom]) -> str:
-    positive = sorted((a for a in atoms if not a.negated), key=lambda a: (a.kind != "env", a.value))
-    parts = [_NAME_JUNK.sub("-", a.value.lower().replace("_", "-")).strip("-.") for a in positive]
-    if not parts:
-        parts = ["without"] + [_NAME_JUNK.sub("-", a.value.lower().replace("_", "-")).strip("-.")
-                               for a in sorted(atoms)]
-    return "-".join(p for p in parts if p) or "recipe"
+def _name(fields: dict[str, Any]) -> str:
+    """``IREE_DIST`` -> ``iree-dist``; ``aarch64*-apple-darwin`` -> ``aarch64-apple-darwin``."""
+    def clean(text: str) -> str:
+        return _NAME_JUNK.sub("-", text.lower().replace("_", "-")).strip("-.")
+
+    parts = [*fields["when_env"], fields["when_target"] or "", *fields["when_features"]]
+    if not any(parts):
+        parts = ["without", *fields["unless_env"], fields["unless_target"] or ""]
+    return "-".join(c for p in parts if (c := clean(p))) or "recipe"
 
 
 def _unique(name: str, taken: set[str]) -> str:
