@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -10,6 +10,9 @@ from linkgate import config as config_mod
 from linkgate.commands.options import config_option, format_options
 from linkgate.errors import UsageError
 from linkgate.report import Finding, Report, emit
+
+if TYPE_CHECKING:
+    from linkgate.coverage.status import Coverage
 
 _STYLE = {"covered": "green", "never-linked": "bold red", "never-selected": "red"}
 
@@ -50,7 +53,7 @@ def _markdown(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _findings(cov: Any) -> list[Finding]:
+def _findings(cov: Coverage) -> list[Finding]:
     out = []
     for item in cov.gaps:
         if item.status == "never-linked":
@@ -60,18 +63,6 @@ def _findings(cov: Any) -> list[Finding]:
         out.append(Finding(item.status, "warning", msg, item.recipe.file, item.recipe.line,
                            hint="add or change a gate so that it selects this recipe, and run it"))
     return out
-
-
-def load_coverage(cfg: config_mod.Config, history: str | None) -> Any:
-    """Coverage of the configured recipes over every recorded run (shared with `report html`)."""
-    from linkgate.coverage.recipes import selectable_by, selected_by
-    from linkgate.coverage.status import coverage
-    from linkgate.history.store import History, history_path
-
-    with History.open(history_path(cfg.root, history)) as store:
-        runs = store.runs()
-    return coverage(cfg.recipes, runs, {r.name: selected_by(cfg, r) for r in cfg.recipes},
-                    {r.name: selectable_by(cfg, r) for r in cfg.recipes}), runs
 
 
 @click.command("coverage")
@@ -100,6 +91,8 @@ def command(suggest: bool, comment: bool, history: str | None, config_path: str 
             f"no [[recipe]] is configured in {cfg.path}",
             hint="run `linkgate coverage --suggest` and add the stanzas it proposes",
         )
+    from linkgate.coverage.load import load_coverage
+
     cov, _ = load_coverage(cfg, history)
     if comment:
         from linkgate.coverage.status import comment_block

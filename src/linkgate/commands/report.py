@@ -26,7 +26,7 @@ def html(output: str | None, history: str | None, title: str | None, config_path
     from pathlib import Path
 
     from linkgate import config as config_mod
-    from linkgate.commands.coverage import load_coverage
+    from linkgate.coverage.load import load_coverage
     from linkgate.coverage.matrix import matrix
     from linkgate.report import write_atomic
     from linkgate.report.html.page import render
