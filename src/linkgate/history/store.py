@@ -99,8 +99,10 @@ class History:
                                hint=f"check the path, or choose another with --history or ${ENV_VAR}") from None
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            _migrate(conn, path)
-            conn.execute("PRAGMA journal_mode = WAL")
+            if _migrate(conn, path):
+                # WAL is persistent: set once, when the file is created, so that
+                # opening an existing file never rewrites its header.
+                conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise _foreign(path, f"SQLite says: {exc}") from None
@@ -198,7 +200,8 @@ def _foreign(path: Path, why: str) -> HistoryError:
     )
 
 
-def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+def _migrate(conn: sqlite3.Connection, path: Path) -> bool:
+    """Bring the schema up to date; True when this call created it."""
     with _Txn(conn):
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -219,6 +222,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
                 conn.execute(statement)
             conn.execute("INSERT INTO migrations (version, description) VALUES (?, ?)", (number + 1, description))
             conn.execute(f"PRAGMA user_version = {number + 1}")
+    return version == 0
 
 
 def _statements(script: str) -> Iterator[str]:
