@@ -19,6 +19,7 @@ from typing import Any
 from linkgate import proc
 from linkgate.gate import layout
 from linkgate.gate import linkers
+from linkgate.gate import recording
 from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
 from linkgate.config import Config, Gate
@@ -61,6 +62,11 @@ class GateResult:
     warnings: list[str] = field(default_factory=list)
     units_compiled: int = 0
     duration_s: float = 0.0
+    links: list[dict[str, Any]] = field(default_factory=list)  # per-link times from the wrapper
+    replayed: bool = False
+    # (package_id, out_dir) of the build scripts cargo reported: replay and
+    # sweep read their directives; not part of the report.
+    build_scripts: list[tuple[str, str]] = field(default_factory=list, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -84,6 +90,8 @@ class GateResult:
             "target_dir": self.target_dir,
             "command": self.argv,
             "duration_s": round(self.duration_s, 3),
+            "links": self.links,
+            "replayed": self.replayed,
         }
 
 
@@ -95,11 +103,18 @@ def cargo_argv(gate: Gate) -> list[str]:
     return ["cargo", *args[:at], "--message-format=json", *args[at:]]
 
 
-def gate_env(config: Config, gate: Gate, linker: str, tdir: Path) -> dict[str, str]:
+def gate_env(
+    config: Config, gate: Gate, linker: str, tdir: Path, *, record_links: bool = False
+) -> dict[str, str]:
     env = dict(os.environ)
     env.update(gate.env)
     env["CARGO_TARGET_DIR"] = str(tdir)
     env.update(linkers.rustflags_env(linkers.require(linker, env), env))
+    if record_links and gate.is_cargo:
+        from linkgate.gate import wrapper
+
+        proc.which("cargo", env)  # say "cargo is missing" before anything about the recorder
+        env.update(wrapper.wrap_env(tdir, gate.cargo or (), layout.work_dir(config, gate), env))
     return env
 
 
@@ -110,7 +125,10 @@ def run_gate(
     *,
     force_link: bool = True,
     progress: Progress | None = None,
+    record_links: bool = True,
 ) -> GateResult:
+    """``record_links`` routes every link through the recording wrapper
+    (gate/wrapper.py); off, the gate links exactly as cargo alone would."""
     start = time.monotonic()
     tdir = layout.target_dir(config, gate, linker)
     cwd = layout.work_dir(config, gate)
@@ -122,7 +140,8 @@ def run_gate(
                 f"working-directory {gate.working_directory!r} of gate {gate.name!r} does not exist",
                 hint=f"fix working-directory in {config.path}",
             )
-        env = gate_env(config, gate, linker, tdir)
+        env = gate_env(config, gate, linker, tdir, record_links=record_links)
+        record_since = recording.begin(tdir) if record_links and gate.is_cargo else None
         if linker != "default" and not any(k in gate.env for k in ("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS")):
             for path in linkers.config_rustflags_files(str(cwd)):
                 result.warnings.append(
@@ -133,6 +152,12 @@ def run_gate(
             _run_cargo(result, argv, cwd, env, force_link, progress)
         else:
             _run_command(result, argv, cwd, env, progress)
+        if record_since is not None:
+            records = recording.finish(
+                tdir, gate=gate.name, linker=linker, started=record_since, verdict=result.verdict,
+                build_scripts=result.build_scripts, cwd=cwd,
+            )
+            result.links = recording.link_times(records, [(a.target, a.path) for a in result.linked])
     except LinkgateError as exc:
         result.verdict = ERROR
         result.messages.append(exc.render())
@@ -199,6 +224,9 @@ def _run_cargo(
 
 def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
     result.units_compiled += sum(1 for a in log.artifacts if not a.fresh)
+    for b in log.build_scripts:
+        if (b.package_id, b.out_dir) not in result.build_scripts:
+            result.build_scripts.append((b.package_id, b.out_dir))
     result.linked = [_linked(a) for a in log.linkable if not a.fresh]
     result.up_to_date = [_linked(a) for a in log.linkable if a.fresh]
     if rc < 0:
