@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from linkgate.cargo.messages import BuildScriptRun
-from linkgate.gate.linkrecord import LINKS_DIR
-from linkgate.gate.measure import directives_digest, is_cold, link_time
+from linkgate.gate.linkrecord import LINKS_DIR, read_records
+from linkgate.gate.measure import directives_digest, is_cold, link_seconds
 
 
 def write_record(tdir: Path, name: str, started: float, ended: float, output: str = "/t/x") -> None:
@@ -24,36 +23,35 @@ def test_parallel_links_count_once(tmp_path: Path) -> None:
     write_record(tmp_path, "a", 100.0, 104.0)
     write_record(tmp_path, "b", 102.0, 106.0)   # overlaps a: together 100..106
     write_record(tmp_path, "c", 108.0, 109.0)
-    write_record(tmp_path, "old", 50.0, 60.0)    # an earlier run's link
-    total, links = link_time(tmp_path, 99.0, 120.0)
-    assert total == pytest.approx(7.0)
-    assert sorted(link["seconds"] for link in links) == [1.0, 4.0, 4.0]
-    assert total <= 120.0 - 99.0
+    records = read_records(tmp_path, since=99.0)
+    assert sorted(r.seconds for r in records) == [1.0, 4.0, 4.0]
+    total = link_seconds(records, 99.0, 120.0)
+    assert total == pytest.approx(7.0) and total < sum(r.seconds for r in records)
 
 
 def test_link_time_is_clipped_to_the_run(tmp_path: Path) -> None:
     write_record(tmp_path, "a", 100.0, 130.0)
-    total, _ = link_time(tmp_path, 100.0, 110.0)
-    assert total == pytest.approx(10.0)
+    assert link_seconds(read_records(tmp_path), 100.0, 110.0) == pytest.approx(10.0)
 
 
-def test_no_records_means_not_measured(tmp_path: Path) -> None:
-    assert link_time(tmp_path, 0.0, 10.0) == (None, [])
+def test_no_link_in_the_run_is_zero(tmp_path: Path) -> None:
+    assert link_seconds([], 0.0, 10.0) == 0.0
 
 
 def test_cold_means_missing_or_empty(tmp_path: Path) -> None:
     assert is_cold(tmp_path / "absent")
     assert is_cold(tmp_path)
+    (tmp_path / LINKS_DIR / "bin").mkdir(parents=True)  # the wrapper, compiled before cargo ran
+    assert is_cold(tmp_path)
     (tmp_path / "debug").mkdir()
     assert not is_cold(tmp_path)
 
 
-def build_output(tdir: Path, pkg_dir: str, lines: list[str]) -> BuildScriptRun:
+def build_output(tdir: Path, pkg_dir: str, lines: list[str]) -> tuple[str, str]:
     out_dir = tdir / "release" / "build" / "zsys-0123abcd" / "out"
     out_dir.mkdir(parents=True)
     (out_dir.parent / "output").write_text("\n".join(lines) + "\n")
-    return BuildScriptRun(package_id=f"path+file://{pkg_dir}#0.1.0", out_dir=str(out_dir),
-                          linked_libs=(), linked_paths=())
+    return f"path+file://{pkg_dir}#0.1.0", str(out_dir)
 
 
 def test_digest_ignores_where_the_tree_and_target_dir_are(tmp_path: Path) -> None:
