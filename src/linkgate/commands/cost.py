@@ -23,7 +23,7 @@ from linkgate.report import emit
 def command(gate: str | None, budget: float | None, history_file: str | None, config_path: str | None,
             fmt: str, output: str | None) -> int:
     """Cold and warm wall time, link and compile time per gate and linker, from the history."""
-    from linkgate.cost import compute, recommend_trigger
+    from linkgate.cost import COUNTED_VERDICTS, compute, recommend_trigger
     from linkgate.cost.report import build_report
     from linkgate.history.recorder import locate
     from linkgate.history.store import History
@@ -32,7 +32,7 @@ def command(gate: str | None, budget: float | None, history_file: str | None, co
     note = None
     if path.exists():
         with History.open(path) as history:
-            samples = history.samples(gate=gate)
+            samples = history.samples(gate=gate, verdicts=COUNTED_VERDICTS)
             if gate is not None and not samples:
                 known = sorted({s.gate for s in history.samples()})
                 if known:

@@ -49,6 +49,6 @@ def import_(files: tuple[str, ...], history_file: str | None, config_path: str |
     path = locate(history_file, config_path)
     with History.open(path) as history:
         added = history.add(records)
-    click.echo(f"imported {added} new runs from {len(files)} files into {path} "
-               f"({len(records) - added} already present)")
+    click.echo(f"imported {added} new run{'' if added == 1 else 's'} from {len(files)} "
+               f"file{'' if len(files) == 1 else 's'} into {path} ({len(records) - added} already present)")
     return 0

@@ -8,6 +8,7 @@ a gate fits every pull request, needs a path filter, or belongs on a schedule.
 from __future__ import annotations
 
 from linkgate.cost.compute import (
+    COUNTED_VERDICTS,
     DEFAULT_TIMEOUT_MINUTES,
     HEADROOM_FACTOR,
     HEADROOM_FIXED_MINUTES,
@@ -19,6 +20,7 @@ from linkgate.cost.compute import (
 from linkgate.cost.trigger import TriggerAdvice, recommend_trigger
 
 __all__ = [
+    "COUNTED_VERDICTS",
     "DEFAULT_TIMEOUT_MINUTES", "HEADROOM_FACTOR", "HEADROOM_FIXED_MINUTES", "CostEntry", "Stats",
     "TriggerAdvice", "compute", "recommend_trigger", "recommended_timeout",
 ]

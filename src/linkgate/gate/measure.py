@@ -14,9 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
-from linkgate.cargo.messages import BuildScriptRun
+from linkgate.gate.linkrecord import LINKS_DIR, LinkRecord
 
 
 @dataclass(frozen=True)
@@ -55,39 +54,30 @@ def context(root: Path) -> RunContext:
 
 
 def is_cold(target_dir: Path) -> bool:
-    """Cold means cargo had nothing to reuse: the target dir is missing or empty."""
+    """Cold means cargo had nothing to reuse: the target dir is missing, empty,
+    or holds only linkgate's own link records and wrapper."""
     try:
-        return not any(target_dir.iterdir())
+        return all(child.name == LINKS_DIR for child in target_dir.iterdir())
     except FileNotFoundError:
         return True
     except NotADirectoryError:
         return False
 
 
-def link_time(target_dir: Path, start: float, end: float) -> tuple[float | None, list[dict[str, Any]]]:
-    """Seconds during which at least one linker ran in [start, end], and the links.
+def link_seconds(records: Iterable[LinkRecord], start: float, end: float) -> float:
+    """Seconds during which at least one linker ran within [start, end].
 
     Cargo links several units at once (a test harness and a binary, on every
     core), so per-link seconds may add up to more than the wall time. The union
     of the intervals counts parallel links once, which keeps compile = wall -
-    link meaningful. None when the recording wrapper left no record.
+    link meaningful.
     """
-    from linkgate.gate.linkrecord import read_records
-
-    records = read_records(target_dir, since=start)
-    if not records:
-        return None, []
-    links = [
-        {"output": r.output, "seconds": round(r.seconds, 4), "exit_status": r.exit_status}
-        for r in records
-    ]
     total = 0.0
     cur_lo = cur_hi = None
-    for r in records:  # sorted by start
-        lo, hi = max(r.started, start), min(max(r.ended, r.started), end)
+    for lo, hi in sorted((max(r.started, start), min(max(r.ended, r.started), end)) for r in records):
         if hi <= lo:
             continue
-        if cur_hi is None or lo > cur_hi:
+        if cur_hi is None or cur_lo is None or lo > cur_hi:
             if cur_hi is not None and cur_lo is not None:
                 total += cur_hi - cur_lo
             cur_lo, cur_hi = lo, hi
@@ -95,13 +85,13 @@ def link_time(target_dir: Path, start: float, end: float) -> tuple[float | None,
             cur_hi = max(cur_hi, hi)
     if cur_hi is not None and cur_lo is not None:
         total += cur_hi - cur_lo
-    return total, links
+    return total
 
 
 _PKG_ID = re.compile(r"^(?:[a-z+]+\+)?(?P<url>[^#]*)(?:#(?P<frag>.*))?$")
 
 
-def directives_digest(build_scripts: Iterable[BuildScriptRun], target_dir: str) -> str | None:
+def directives_digest(build_scripts: Iterable[tuple[str, str]], target_dir: str) -> str | None:
     """A short digest of every link directive the build scripts emitted, or None.
 
     Paths under the target dir and under the package's own directory are
@@ -112,13 +102,13 @@ def directives_digest(build_scripts: Iterable[BuildScriptRun], target_dir: str) 
     from linkgate.cargo.buildscript import read_build_script_output
 
     lines: set[str] = set()
-    for run in build_scripts:
-        if not run.out_dir:
+    for package_id, out_dir in build_scripts:  # (package_id, out_dir), as GateResult keeps them
+        if not out_dir:
             continue
-        out = read_build_script_output(Path(run.out_dir), run.package_id)
+        out = read_build_script_output(Path(out_dir), package_id)
         if out is None:
             continue
-        name, pkg_dir = _package(run.package_id)
+        name, pkg_dir = _package(package_id)
         for d in out.link_directives():
             value = d.value.replace(target_dir, "$TARGET")
             if pkg_dir:

@@ -21,8 +21,10 @@ from linkgate import proc
 from linkgate.gate import layout
 from linkgate.gate import linkers
 from linkgate.gate import measure
+from linkgate.gate import recording
 from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
+from linkgate.gate.linkrecord import LinkRecord
 from linkgate.config import Config, Gate
 from linkgate.errors import LinkgateError
 
@@ -63,13 +65,17 @@ class GateResult:
     warnings: list[str] = field(default_factory=list)
     units_compiled: int = 0
     duration_s: float = 0.0
+    links: list[dict[str, Any]] = field(default_factory=list)  # per-link times from the wrapper
+    replayed: bool = False
+    # (package_id, out_dir) of the build scripts cargo reported: replay and
+    # sweep read their directives; not part of the report.
+    build_scripts: list[tuple[str, str]] = field(default_factory=list, repr=False)
     # Recorded in history and in the JSON document (gate/measure.py).
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     started_at: float = 0.0              # time.time(): the wrapper's link records use this clock
     cold: bool | None = None
     units_fresh: int = 0
-    link_s: float | None = None
-    links: list[dict[str, Any]] = field(default_factory=list)
+    link_s: float | None = None          # None: no wrapper recorded this run's links
     directives_digest: str | None = None
     recipes: tuple[str, ...] = ()
     context: measure.RunContext | None = None
@@ -100,6 +106,8 @@ class GateResult:
             "target_dir": self.target_dir,
             "command": self.argv,
             "duration_s": round(self.duration_s, 3),
+            "links": self.links,
+            "replayed": self.replayed,
             **self._measured(),
         }
 
@@ -111,7 +119,7 @@ class GateResult:
             "cold": self.cold, "units_fresh": self.units_fresh,
             "link_s": None if self.link_s is None else round(self.link_s, 4),
             "compile_s": None if self.compile_s is None else round(self.compile_s, 4),
-            "links": self.links, "recipes": list(self.recipes), "directives_digest": self.directives_digest,
+            "recipes": list(self.recipes), "directives_digest": self.directives_digest,
         }
 
 
@@ -123,11 +131,18 @@ def cargo_argv(gate: Gate) -> list[str]:
     return ["cargo", *args[:at], "--message-format=json", *args[at:]]
 
 
-def gate_env(config: Config, gate: Gate, linker: str, tdir: Path) -> dict[str, str]:
+def gate_env(
+    config: Config, gate: Gate, linker: str, tdir: Path, *, record_links: bool = False
+) -> dict[str, str]:
     env = dict(os.environ)
     env.update(gate.env)
     env["CARGO_TARGET_DIR"] = str(tdir)
     env.update(linkers.rustflags_env(linkers.require(linker, env), env))
+    if record_links and gate.is_cargo:
+        from linkgate.gate import wrapper
+
+        proc.which("cargo", env)  # say "cargo is missing" before anything about the recorder
+        env.update(wrapper.wrap_env(tdir, gate.cargo or (), layout.work_dir(config, gate), env))
     return env
 
 
@@ -145,7 +160,10 @@ def run_gate(
     *,
     force_link: bool = True,
     progress: Progress | None = None,
+    record_links: bool = True,
 ) -> GateResult:
+    """``record_links`` routes every link through the recording wrapper
+    (gate/wrapper.py); off, the gate links exactly as cargo alone would."""
     start = time.monotonic()
     tdir = layout.target_dir(config, gate, linker)
     cwd = layout.work_dir(config, gate)
@@ -153,13 +171,15 @@ def run_gate(
     result = GateResult(gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv)
     result.started_at, result.cold = time.time(), measure.is_cold(tdir)
     result.context = measure.context(config.root)
+    records: list[LinkRecord] | None = None
     try:
         if not cwd.is_dir():
             raise LinkgateError(
                 f"working-directory {gate.working_directory!r} of gate {gate.name!r} does not exist",
                 hint=f"fix working-directory in {config.path}",
             )
-        env = gate_env(config, gate, linker, tdir)
+        env = gate_env(config, gate, linker, tdir, record_links=record_links)
+        record_since = recording.begin(tdir) if record_links and gate.is_cargo else None
         result.recipes = _active_recipes(config, gate, env)
         if linker != "default" and not any(k in gate.env for k in ("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS")):
             for path in linkers.config_rustflags_files(str(cwd)):
@@ -171,12 +191,20 @@ def run_gate(
             _run_cargo(result, argv, cwd, env, force_link, progress)
         else:
             _run_command(result, argv, cwd, env, progress)
+        if record_since is not None:
+            records = recording.finish(
+                tdir, gate=gate.name, linker=linker, started=record_since, verdict=result.verdict,
+                build_scripts=result.build_scripts, cwd=cwd,
+            )
+            result.links = recording.link_times(records, [(a.target, a.path) for a in result.linked])
     except LinkgateError as exc:
         result.verdict = ERROR
         result.messages.append(exc.render())
     result.duration_s = time.monotonic() - start
-    # Clip to this run's own span so that compile + link never exceeds the wall time.
-    result.link_s, result.links = measure.link_time(tdir, result.started_at, result.started_at + result.duration_s)
+    if records is not None:
+        # Clipped to this run's own span: compile + link never exceeds the wall time.
+        result.link_s = measure.link_seconds(records, result.started_at, result.started_at + result.duration_s)
+    result.directives_digest = measure.directives_digest(result.build_scripts, result.target_dir)
     return result
 
 
@@ -205,7 +233,6 @@ def _run_cargo(
 ) -> None:
     log, rc, stderr = _build(argv, cwd, env, progress)
     _judge(result, log, rc, stderr)
-    result.directives_digest = measure.directives_digest(log.build_scripts, result.target_dir)
     if result.verdict != LINKED or result.linked or not force_link:
         if result.verdict == LINKED and not result.linked:
             result.proven = False
@@ -241,6 +268,9 @@ def _run_cargo(
 def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
     result.units_compiled += sum(1 for a in log.artifacts if not a.fresh)
     result.units_fresh = sum(1 for a in log.artifacts if a.fresh)
+    for b in log.build_scripts:
+        if (b.package_id, b.out_dir) not in result.build_scripts:
+            result.build_scripts.append((b.package_id, b.out_dir))
     result.linked = [_linked(a) for a in log.linkable if not a.fresh]
     result.up_to_date = [_linked(a) for a in log.linkable if a.fresh]
     if rc < 0:

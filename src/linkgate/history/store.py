@@ -99,8 +99,10 @@ class History:
                                hint=f"check the path, or choose another with --history or ${ENV_VAR}") from None
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            _migrate(conn, path)
-            conn.execute("PRAGMA journal_mode = WAL")
+            if _migrate(conn, path):
+                # WAL is persistent: set once, when the file is created, so that
+                # opening an existing file never rewrites its header.
+                conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise _foreign(path, f"SQLite says: {exc}") from None
@@ -138,14 +140,18 @@ class History:
         sql = f"SELECT {', '.join(_COLUMNS)} FROM runs{where} ORDER BY started_at, run_id"
         return [_record(row) for row in self._select(sql, args)]
 
-    def samples(self, gate: str | None = None, kind: str | None = "run") -> list[CostSample]:
+    def samples(self, gate: str | None = None, kind: str | None = "run",
+                verdicts: Iterable[str] | None = None) -> list[CostSample]:
+        """The columns ``cost`` reads, as plain tuples: 100,000 rows in well under a second."""
         where, args = _filter(gate, kind)
+        if verdicts is not None:
+            wanted = sorted(verdicts)
+            where += (" AND " if where else " WHERE ") + f"verdict IN ({', '.join('?' * len(wanted))})"
+            args += wanted
         sql = ("SELECT gate, linker, kind, verdict, wall_s, cold, link_s, compile_s, runner, host "
                f"FROM runs{where}")
-        return [
-            CostSample(g, ln, k, v, w, None if c is None else bool(c), lk, cp, rn, h)
-            for g, ln, k, v, w, c, lk, cp, rn, h in self._select(sql, args)
-        ]
+        # cold is stored as 0/1, which compares equal to False/True: no per-row conversion.
+        return list(map(CostSample._make, self._select(sql, args)))
 
     def _select(self, sql: str, args: list[str]) -> list[Any]:
         try:
@@ -198,10 +204,11 @@ def _foreign(path: Path, why: str) -> HistoryError:
     )
 
 
-def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+def _migrate(conn: sqlite3.Connection, path: Path) -> bool:
+    """Bring the schema up to date; True when this call created it."""
     with _Txn(conn):
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        version: int = conn.execute("PRAGMA user_version").fetchone()[0]
         if app_id != APPLICATION_ID:
             tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if app_id != 0 or tables or version:
@@ -219,6 +226,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
                 conn.execute(statement)
             conn.execute("INSERT INTO migrations (version, description) VALUES (?, ?)", (number + 1, description))
             conn.execute(f"PRAGMA user_version = {number + 1}")
+    return version == 0
 
 
 def _statements(script: str) -> Iterator[str]:
