@@ -84,6 +84,8 @@ def test_chromium_builds_the_chart_and_the_matrix(page: Path, tmp_path: Path) ->
     marks = [a["class"] for a in dom.find("circle") if a["class"].startswith("point")]
     assert marks == ["point cold", "point warm", "point warm", "point warm"]
     assert [a["data-cold"] for a in dom.find("g", **{"class": "bar"})] == ["warm", "cold"]
+    # Compile vs link: the recording wrapper measured every link, so each bar has both parts.
+    assert len(dom.find("rect", **{"class": "compile"})) == 2 and len(dom.find("rect", **{"class": "link"})) == 2
     # Coverage matrix: a row per recipe, a column per (gate, linker, runner), gaps marked.
     host = socket.gethostname()
     assert [a["data-runner"] for a in dom.find("th", scope="col")] == sorted(["ci-arm64", host])
@@ -105,5 +107,6 @@ def test_chromium_paints_the_chart_and_the_gaps(page: Path, tmp_path: Path) -> N
     width, height, counts = pixels(shot)
     assert (width, height) == (1100, 1500)
     assert near(counts, "#4e79a7") > 100      # the series: its line, dots and legend swatch
+    assert near(counts, "#f28e2b") > 100      # the link part of the compile vs link bars
     assert near(counts, "#fdecea") > 2000     # the red background of the two gap rows
     assert near(counts, "#e6f4e7") > 500      # the green of the covered row

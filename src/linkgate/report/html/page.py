@@ -53,7 +53,8 @@ def render(records: Sequence[RunRecord], cov: Coverage, matrix: mx.Matrix, *, ti
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
         f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
-        f'<p class="sub">{len(runs)} recorded runs, {len(records) - len(runs)} negative-control runs, from '
+        f'<p class="sub">{_count(len(runs), "recorded run")}, '
+        f'{_count(len(records) - len(runs), "negative-control run")}, from '
         f"{escape(', '.join(cov.runners) or 'no runner')}. Generated {escape(generated)}.</p>",
         '<section id="cost"><h2>Cost over time</h2>',
         '<p class="sub">Wall time of each run; filled dots are cold runs (empty target directory), '
@@ -77,6 +78,10 @@ def render(records: Sequence[RunRecord], cov: Coverage, matrix: mx.Matrix, *, ti
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _legend(series: Sequence[data.Series]) -> str:
