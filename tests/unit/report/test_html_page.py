@@ -91,6 +91,20 @@ def test_cost_series_and_phase_bars() -> None:
     assert chart.count('class="wall"') == 1 and "split not measured" in chart
 
 
+def test_a_long_history_keeps_the_latest_points_per_pair() -> None:
+    records = [rec(when=f"2026-11-{d:02d}T10:00:00Z", wall=float(d)) for d in range(1, 31)] + [rec(linker="bfd")]
+    series = data.cost_series(records, limit=5)
+    assert [(s.linker, [p.wall_s for p in s.points], s.total) for s in series] == [
+        ("bfd", [100.0], 1), ("default", [26.0, 27.0, 28.0, 29.0, 30.0], 30)]
+    html = render(records, coverage([], records, {}, {}), matrix([], records), title="t", generated="now")
+    assert html.count('class="point') == 31   # under the default cap every run shows
+    assert "the latest" not in html
+    html = render(records, coverage([], records, {}, {}), matrix([], records), title="t", generated="now",
+                  max_points=5)
+    assert html.count('class="point') == 6
+    assert "Shown: g [default]: the latest 5 of 30 runs." in html
+
+
 def test_latest_verdicts_and_controls() -> None:
     records = [
         rec(verdict="link-failed", when="2026-11-30T09:00:00Z"),

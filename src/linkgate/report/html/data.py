@@ -24,6 +24,7 @@ class Series:
     gate: str
     linker: str
     points: tuple[Point, ...]   # oldest first
+    total: int = 0              # runs of this pair in the history; more than len(points) when capped
 
 
 @dataclass(frozen=True)
@@ -49,13 +50,22 @@ def _runs(records: Iterable[RunRecord]) -> list[RunRecord]:
     return [r for r in records if r.kind == "run"]
 
 
-def cost_series(records: Sequence[RunRecord]) -> list[Series]:
+# One SVG mark per run: a long history would make a page of megabytes that shows
+# nothing more, so each (gate, linker) keeps its latest runs.
+MAX_POINTS = 400
+
+
+def cost_series(records: Sequence[RunRecord], limit: int = MAX_POINTS) -> list[Series]:
     by: dict[tuple[str, str], list[Point]] = {}
     for r in _runs(records):
         when = parse_time(r.started_at)
         if when is not None:
             by.setdefault((r.gate, r.linker), []).append(Point(when, r.wall_s, r.cold, r))
-    return [Series(g, lk, tuple(sorted(pts, key=lambda p: p.when))) for (g, lk), pts in sorted(by.items())]
+    out = []
+    for (gate, linker), pts in sorted(by.items()):
+        pts.sort(key=lambda p: p.when)
+        out.append(Series(gate, linker, tuple(pts[-limit:]), len(pts)))
+    return out
 
 
 def _median(values: list[float]) -> float | None:

@@ -42,8 +42,9 @@ tr.gap th { color: var(--bad); background: var(--bad-bg); }
 """
 
 
-def render(records: Sequence[RunRecord], cov: Coverage, matrix: mx.Matrix, *, title: str, generated: str) -> str:
-    series = data.cost_series(records)
+def render(records: Sequence[RunRecord], cov: Coverage, matrix: mx.Matrix, *, title: str, generated: str,
+           max_points: int = data.MAX_POINTS) -> str:
+    series = data.cost_series(records, max_points)
     runs = [r for r in records if r.kind == "run"]
     parts = [
         "<!DOCTYPE html>",
@@ -61,6 +62,7 @@ def render(records: Sequence[RunRecord], cov: Coverage, matrix: mx.Matrix, *, ti
         "hollow dots warm ones.</p>",
         svg.cost_chart(series),
         _legend(series),
+        _capped(series),
         "</section>",
         '<section id="phases"><h2>Compile vs link</h2>',
         '<p class="sub">Median compile and link time (link time as the recording linker wrapper measured it).</p>',
@@ -78,6 +80,15 @@ def render(records: Sequence[RunRecord], cov: Coverage, matrix: mx.Matrix, *, ti
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def _capped(series: Sequence[data.Series]) -> str:
+    capped = [s for s in series if s.total > len(s.points)]
+    if not capped:
+        return ""
+    text = "; ".join(f"{escape(s.gate)} [{escape(s.linker)}]: the latest {len(s.points)} of {s.total} runs"
+                     for s in capped)
+    return f'<p class="sub">Shown: {text}.</p>'
 
 
 def _count(n: int, noun: str) -> str:
