@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("linkgate.commands.demo", "Run linkgate on an embedded example workspace."),
     "cost": ("linkgate.commands.cost", "Show what each gate costs and the job timeout to set."),
     "history": ("linkgate.commands.history", "Import run documents from other runners into the history."),
-    "coverage": ("linkgate.commands.coverage", "Say which link recipes a recorded run linked, and which none did."),
+    "coverage": ("linkgate.commands.coverage", "Show which link recipes recorded runs linked and which none did."),
     "report": ("linkgate.commands.report", "Render reports over the run history (html)."),
 }
 
