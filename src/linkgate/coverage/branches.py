@@ -28,6 +28,7 @@ class Region:
     end: int              # token index of the last token inside
     atoms: tuple[Atom, ...]
     line: int             # the branch's line (its `if`, `else`, arm or `#[cfg]`)
+    notes: tuple[str, ...] = ()   # what of its condition could not be kept exactly
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class Occurrence:
     atoms: frozenset[Atom]
     branch_line: int | None   # the innermost guarding branch, None when unconditional
     via: str | None = None    # the helper function it is printed from, when called
+    notes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -52,24 +54,28 @@ def scan(src: str) -> Scan:
     pairs = matching(toks)
     reader = Reader()
     lets = _let_bindings(toks)
+    fns = _functions(toks, pairs)
     regions: list[Region] = []
 
+    def scope(pos: int) -> tuple[int, int] | None:
+        return next((span for span in fns.values() if span[0] <= pos <= span[1]), None)
+
     def cond(lo: int, hi: int) -> list[Atom]:
-        return reader.expr(_substitute(toks[lo:hi], lets, lo))
+        return reader.expr(_substitute(toks[lo:hi], lets, lo, scope=scope(lo)))
 
     for k, tok in enumerate(toks):
         if tok.is_("if") and not (k > 0 and toks[k - 1].is_("else")):
             regions += _if_chain(toks, pairs, k, cond, reader)
         elif tok.is_("match"):
-            regions += _match_arms(toks, pairs, k, lets, reader)
+            regions += _match_arms(toks, pairs, k, lambda ts, at: _substitute(ts, lets, at, scope=scope(at)), reader)
         elif tok.is_("#") and k + 3 < len(toks) and toks[k + 1].is_("[") and toks[k + 2].is_("cfg"):
             close = pairs.get(k + 1)
             if close is not None and k + 3 in pairs:
                 atoms = reader.cfg_predicate(toks[k + 4:pairs[k + 3]])
                 end = _item_end(toks, pairs, close + 1)
+                notes = reader.take()
                 if atoms and end is not None:
-                    regions.append(Region(close + 1, end, tuple(atoms), tok.line))
-    fns = _functions(toks, pairs)
+                    regions.append(Region(close + 1, end, tuple(atoms), tok.line, notes))
     result = Scan()
     for k, tok in enumerate(toks):
         if tok.kind != "str":
@@ -78,9 +84,9 @@ def scan(src: str) -> Scan:
         if m is None or m.group("key") not in LINK_KEYS:
             continue
         directive = f"{m.group('key')}={m.group('value')}"
-        for atoms, branch, via in _contexts(k, regions, fns, toks, 0):
-            result.occurrences.append(Occurrence(directive, tok.line, frozenset(atoms), branch, via))
-    result.notes = list(dict.fromkeys(reader.notes))
+        for atoms, branch, via, notes in _contexts(k, regions, fns, toks, 0):
+            result.occurrences.append(Occurrence(directive, tok.line, frozenset(atoms), branch, via, notes))
+    result.notes = list(reader.take())
     return result
 
 
@@ -89,27 +95,31 @@ def _guards(pos: int, regions: list[Region]) -> list[Region]:
     return sorted(inside, key=lambda r: r.start)
 
 
-def _contexts(
-    pos: int, regions: list[Region], fns: dict[str, tuple[int, int]], toks: list[Token], depth: int
-) -> list[tuple[list[Atom], int | None, str | None]]:
-    """(atoms, innermost branch line, helper name) for each way control reaches *pos*."""
+Context = tuple[list[Atom], "int | None", "str | None", tuple[str, ...]]
+
+
+def _contexts(pos: int, regions: list[Region], fns: dict[str, tuple[int, int]], toks: list[Token],
+              depth: int) -> list[Context]:
+    """(atoms, innermost branch line, helper name, notes) for each way control reaches *pos*."""
     inner = _guards(pos, regions)
     atoms = [a for r in inner for a in r.atoms]
+    notes = tuple(dict.fromkeys(n for r in inner for n in r.notes))
     branch = inner[-1].line if inner else None
     owner = next((name for name, (lo, hi) in fns.items() if lo <= pos <= hi and name != "main"), None)
     if owner is None or depth >= _CALL_DEPTH:
-        return [(atoms, branch, None)]
+        return [(atoms, branch, None, notes)]
     lo, hi = fns[owner]
     calls = [k for k, t in enumerate(toks)
              if t.is_(owner) and k + 1 < len(toks) and toks[k + 1].is_("(")
              and not (k > 0 and toks[k - 1].is_("fn")) and not lo <= k <= hi]
     if not calls:
-        return [(atoms, branch, None)]
-    out: list[tuple[list[Atom], int | None, str | None]] = []
+        return [(atoms, branch, None, notes)]
+    out: list[Context] = []
     for call in calls:
-        for outer_atoms, outer_branch, _ in _contexts(call, regions, fns, toks, depth + 1):
+        for outer_atoms, outer_branch, _, outer_notes in _contexts(call, regions, fns, toks, depth + 1):
             # Guards inside the helper (or a #[cfg] on it) add to the caller's.
-            out.append((outer_atoms + atoms, branch if inner else outer_branch, owner))
+            out.append((outer_atoms + atoms, branch if inner else outer_branch, owner,
+                        tuple(dict.fromkeys(outer_notes + notes))))
     return out
 
 
@@ -122,7 +132,8 @@ def _if_chain(toks: list[Token], pairs: dict[int, int], k: int, cond: Callable[[
         if brace is None or brace not in pairs:
             return regions
         atoms = cond(k + 1, brace)
-        regions.append(Region(brace + 1, pairs[brace] - 1, tuple(_negations(earlier, reader) + atoms), toks[k].line))
+        here = tuple(_negations(earlier, reader) + atoms)
+        regions.append(Region(brace + 1, pairs[brace] - 1, here, toks[k].line, reader.take()))
         earlier.append(atoms)
         after = pairs[brace] + 1
         if after < len(toks) and toks[after].is_("else"):
@@ -131,7 +142,8 @@ def _if_chain(toks: list[Token], pairs: dict[int, int], k: int, cond: Callable[[
                 continue
             if after + 1 < len(toks) and toks[after + 1].is_("{") and after + 1 in pairs:
                 b = after + 1
-                regions.append(Region(b + 1, pairs[b] - 1, tuple(_negations(earlier, reader)), toks[after].line))
+                here = tuple(_negations(earlier, reader))
+                regions.append(Region(b + 1, pairs[b] - 1, here, toks[after].line, reader.take()))
         return regions
 
 
@@ -145,12 +157,12 @@ def _negations(earlier: list[list[Atom]], reader: Reader) -> list[Atom]:
     return out
 
 
-def _match_arms(toks: list[Token], pairs: dict[int, int], k: int, lets: dict[str, list[tuple[int, list[Token]]]],
-                reader: Reader) -> list[Region]:
+def _match_arms(toks: list[Token], pairs: dict[int, int], k: int,
+                subst: Callable[[list[Token], int], list[Token]], reader: Reader) -> list[Region]:
     brace = _block_start(toks, k + 1)
     if brace is None or brace not in pairs:
         return []
-    scrutinee = _substitute(toks[k + 1:brace], lets, k + 1)
+    scrutinee = subst(toks[k + 1:brace], k + 1)
     regions: list[Region] = []
     earlier: list[list[Atom]] = []
     i, end = brace + 1, pairs[brace]
@@ -162,7 +174,7 @@ def _match_arms(toks: list[Token], pairs: dict[int, int], k: int, lets: dict[str
         guard_at = next((j for j, t in enumerate(pattern) if t.is_("if")), None)
         atoms = reader.pattern(scrutinee, pattern[:guard_at])
         if guard_at is not None:
-            atoms += reader.expr(_substitute(pattern[guard_at + 1:], lets, i + guard_at + 1))
+            atoms += reader.expr(subst(pattern[guard_at + 1:], i + guard_at + 1))
         if not atoms and pattern:
             atoms_here = _negations(earlier, reader)   # `_` or a binding: whatever the earlier arms did not take
         else:
@@ -175,7 +187,7 @@ def _match_arms(toks: list[Token], pairs: dict[int, int], k: int, lets: dict[str
             comma = _next_at_depth(toks, pairs, body, end, ",")
             last = (comma if comma is not None else end) - 1
             nxt = last + 2
-        regions.append(Region(body, last, tuple(atoms_here), toks[i].line))
+        regions.append(Region(body, last, tuple(atoms_here), toks[i].line, reader.take()))
         earlier.append(atoms)
         i = nxt
     return regions
@@ -256,24 +268,41 @@ def _let_bindings(toks: list[Token]) -> dict[str, list[tuple[int, list[Token]]]]
     return out
 
 
+_READS = frozenset({"var", "var_os", "option_env", "cfg"})
+_NOT_CALLS = frozenset({"if", "while", "match", "matches", "return", "in"})
+
+
 def _substitute(toks: list[Token], lets: dict[str, list[tuple[int, list[Token]]]], at: int,
-                depth: int = 0) -> list[Token]:
+                depth: int = 0, scope: tuple[int, int] | None = None) -> list[Token]:
     """Replace a variable bound by ``let`` with its initializer, so ``if cuda`` reads like
-    ``if env::var("CUDA").is_ok()``: the binding in force is the last one before *at*."""
+    ``if env::var("CUDA").is_ok()``.
+
+    Only a binding that reads the environment or a ``cfg!`` is substituted, the
+    last one before *at* in the same function, and never inside a call's
+    arguments: ``determine_mode(&libs)`` is not a condition on whatever ``libs``
+    was computed from.
+    """
     if depth > 2:
         return toks
     out: list[Token] = []
+    calls: list[bool] = []     # for each open bracket: is it a call's argument list?
     for k, tok in enumerate(toks):
-        bound = lets.get(tok.text) if tok.kind == "ident" else None
         prev = toks[k - 1] if k else None
         nxt = toks[k + 1] if k + 1 < len(toks) else None
+        if tok.kind == "punct" and tok.text in ("(", "[", "{"):
+            calls.append(tok.text == "(" and prev is not None and prev.kind == "ident"
+                         and prev.text not in _NOT_CALLS)
+        elif tok.kind == "punct" and tok.text in (")", "]", "}") and calls:
+            calls.pop()
+        bound = lets.get(tok.text) if tok.kind == "ident" and not any(calls) else None
         if bound and not (prev and (prev.is_(".") or prev.is_("::") or prev.is_("let"))) \
-                and not (nxt and (nxt.is_("(") or nxt.is_("::") or nxt.is_("="))):
-            before = [b for b in bound if b[0] < at]
+                and not (nxt and (nxt.is_("(") or nxt.is_("::") or nxt.is_("=") or nxt.is_("!"))):
+            before = [b for b in bound if b[0] < at and (scope is None or scope[0] <= b[0] <= scope[1])]
             if before:
                 pos, expr = before[-1]
-                out += [Token("punct", "(", tok.line), *_substitute(expr, lets, pos, depth + 1),
-                        Token("punct", ")", tok.line)]
-                continue
+                inner = _substitute(expr, lets, pos, depth + 1, scope)
+                if any(t.kind == "ident" and t.text in _READS for t in inner):
+                    out += [Token("punct", "(", tok.line), *inner, Token("punct", ")", tok.line)]
+                    continue
         out.append(tok)
     return out

@@ -25,11 +25,20 @@ _OS_GLOBS = {
     "android": "*-linux-android*", "freebsd": "*-freebsd", "netbsd": "*-netbsd", "openbsd": "*-openbsd",
     "none": "*-none*", "wasi": "wasm32-wasi*",
 }
+_TARGET_KEYS = frozenset({"target_os", "target_arch", "target_env", "target_vendor", "target_family"})
 _CFG_ENV_KEYS = {
     "CARGO_CFG_TARGET_OS": "target_os", "CARGO_CFG_TARGET_ARCH": "target_arch",
     "CARGO_CFG_TARGET_ENV": "target_env", "CARGO_CFG_TARGET_FAMILY": "target_family",
     "CARGO_CFG_TARGET_VENDOR": "target_vendor", "TARGET": "target",
 }
+
+
+# Variables cargo sets for every build script (besides CARGO_CFG_*, TARGET, CARGO_FEATURE_*).
+_CARGO_SET = frozenset({
+    "HOST", "PROFILE", "OPT_LEVEL", "DEBUG", "OUT_DIR", "NUM_JOBS", "RUSTC", "RUSTDOC", "RUSTC_LINKER",
+    "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO", "CARGO_MANIFEST_DIR", "CARGO_MANIFEST_PATH",
+    "CARGO_MANIFEST_LINKS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_MAKEFLAGS", "CARGO_PRIMARY_PACKAGE",
+})
 
 
 @dataclass(frozen=True, order=True)
@@ -69,11 +78,11 @@ def cfg_atom(key: str, value: str | None) -> Atom | None:
     if key in ("unix", "windows") and value is None:
         # `unix` is every family but Windows and wasm; "not Windows" is the part a glob can hold.
         return Atom("target", "*-windows-*", negated=key == "unix")
-    if key.startswith("target_") and value is not None:
+    if key in _TARGET_KEYS and value is not None:
         if key == "target_family" and value == "unix":
             return Atom("target", "*-windows-*", negated=True)
         return Atom("target", target_glob(key, value))
-    return None
+    return None   # target_pointer_width, target_endian, panic, ...: no glob on the triple says them
 
 
 class Reader:
@@ -81,6 +90,11 @@ class Reader:
 
     def __init__(self) -> None:
         self.notes: list[str] = []
+
+    def take(self) -> tuple[str, ...]:
+        """The notes since the last take: they belong to the branch just read."""
+        out, self.notes = tuple(dict.fromkeys(self.notes)), []
+        return out
 
     def cfg_predicate(self, toks: list[Token]) -> list[Atom]:
         """``all(a, not(b))`` -> [a, not b]; ``any(..)`` keeps its first branch and says so."""
@@ -124,7 +138,9 @@ class Reader:
             negate, toks = not negate, toks[1:]
         while len(toks) >= 2 and toks[0].is_("(") and toks[-1].is_(")"):
             toks = toks[1:-1]
-        if toks and toks[0].is_("let"):
+        if len(_split(toks, "||")) > 1 or len(_split(toks, "&&")) > 1:
+            atoms = self.expr(toks)      # a parenthesised group: (A || B) && C
+        elif toks and toks[0].is_("let"):
             eq = next((k for k, t in enumerate(toks) if t.is_("=")), None)
             atoms = self.pattern(toks[eq + 1:], toks[1:eq]) if eq is not None else []
         elif len(toks) > 2 and toks[0].is_("matches") and toks[1].is_("!"):
@@ -192,13 +208,21 @@ class Reader:
 
     def var_atoms(self, var: str, value: str | None) -> list[Atom]:
         key = _CFG_ENV_KEYS.get(var)
+        if key is None and var.startswith("CARGO_CFG_"):
+            key = var[len("CARGO_CFG_"):].lower()   # CARGO_CFG_UNIX is cfg(unix), and so on
         if key is not None:
-            if value is None:
+            if value is None and key in _CFG_ENV_KEYS.values():
                 return []   # cargo always sets these: presence selects nothing
-            atom = cfg_atom(key, value) if key != "target" else Atom("target", value)
+            atom = cfg_atom(key, value) if key != "target" else Atom("target", value or "*")
+            if atom is None:
+                self.notes.append(f"${var} is set by cargo from the target and has no triple glob; dropped")
             return [atom] if atom else []
         if var.startswith("CARGO_FEATURE_") and value is None:
             return [Atom("feature", var[len("CARGO_FEATURE_"):].lower())]
+        if var in _CARGO_SET or var.startswith(("CARGO_PKG_", "DEP_")):
+            # Not the user's to choose: as a when-env it would never hold in linkgate's own environment.
+            self.notes.append(f"${var} is set by cargo for the build script, not a recipe condition; dropped")
+            return []
         return [Atom("env", var if value is None else f"{var}={value}")]
 
 

@@ -97,7 +97,7 @@ def suggestions(scan: Scan, file: str, package: str, taken: set[str]) -> list[Su
             groups.setdefault(occ.atoms, []).append(occ)
     out = []
     for atoms, occs in sorted(groups.items(), key=lambda kv: min(o.branch_line or o.line for o in kv[1])):
-        notes = list(scan.notes)
+        notes = [n for o in occs for n in o.notes]
         fields = _fields(atoms, notes)
         if fields is None:
             continue

@@ -69,6 +69,8 @@ def test_an_if_else_if_else_chain_carries_the_earlier_negations() -> None:
         ('env::var_os("CARGO_FEATURE_XLA_IREE").is_some()', {a(FEATURE, "xla_iree")}),
         ('matches!(env::var("CARGO_CFG_TARGET_ENV").as_deref(), Ok("msvc"))', {a(TARGET, "*-msvc")}),
         ('out_dir.join("x").exists()', set()),
+        ('(env::var("A").is_ok() || env::var("B").is_ok()) && cfg!(unix)', {a(ENV, "A"), a(TARGET, "*-windows-*", True)}),
+        ('!(env::var("A").is_ok() && env::var("B").is_ok())', set()),
     ],
 )
 def test_condition_shapes(cond: str, atoms: set[Atom]) -> None:
@@ -171,11 +173,54 @@ def test_comments_and_non_link_strings_are_not_directives() -> None:
     assert got == {'rustc-link-arg=-Wl,--defsym="x=1"': ({a(ENV, "A")}, 7)}
 
 
-def test_notes_say_what_could_not_be_kept_exactly() -> None:
+def test_notes_belong_to_the_branch_they_are_about() -> None:
     result = scan('fn main() {\n if std::env::var("A").is_ok() || std::env::var("B").is_ok() {\n'
-                  '  println!("cargo:rustc-link-lib=x");\n }\n}\n')
-    assert [set(o.atoms) for o in result.occurrences] == [{a(ENV, "A")}]
-    assert result.notes == ["a condition with || is proposed with its first alternative only"]
+                  '  println!("cargo:rustc-link-lib=x");\n }\n'
+                  ' if std::env::var("C").is_ok() && std::env::var("PROFILE").unwrap() == "release" {\n'
+                  '  println!("cargo:rustc-link-lib=y");\n }\n'
+                  ' if std::env::var("D").is_ok() {\n  println!("cargo:rustc-link-lib=z");\n }\n}\n')
+    assert [(o.directive, set(o.atoms), o.notes) for o in result.occurrences] == [
+        ("rustc-link-lib=x", {a(ENV, "A")}, ("a condition with || is proposed with its first alternative only",)),
+        ("rustc-link-lib=y", {a(ENV, "C")},
+         ("$PROFILE is set by cargo for the build script, not a recipe condition; dropped",)),
+        ("rustc-link-lib=z", {a(ENV, "D")}, ()),
+    ]
+    assert result.notes == []
+
+
+@pytest.mark.parametrize(
+    ("cond", "atoms", "note"),
+    [
+        ('env::var("CARGO_CFG_UNIX").is_ok()', {a(TARGET, "*-windows-*", True)}, None),
+        ('env::var_os("CARGO_CFG_WINDOWS").is_some()', {a(TARGET, "*-windows-*")}, None),
+        ('env::var("CARGO_CFG_TARGET_POINTER_WIDTH").unwrap() == "32"', set(),
+         "$CARGO_CFG_TARGET_POINTER_WIDTH is set by cargo from the target and has no triple glob; dropped"),
+        ('env::var("DEP_Z_INCLUDE").is_ok()', set(),
+         "$DEP_Z_INCLUDE is set by cargo for the build script, not a recipe condition; dropped"),
+        ('env::var("HOST").unwrap() == env::var("TARGET").unwrap()', set(),
+         "$HOST is set by cargo for the build script, not a recipe condition; dropped"),
+    ],
+)
+def test_variables_cargo_sets_are_not_env_conditions(cond: str, atoms: set[Atom], note: str | None) -> None:
+    (occ,) = scan(f'use std::env;\nfn main() {{\n    if {cond} {{\n        println!("cargo:rustc-link-lib=x");\n'
+                  '    }\n}\n').occurrences
+    assert set(occ.atoms) == atoms
+    assert occ.notes == ((note,) if note else ())
+
+
+def test_a_call_argument_is_not_read_through_its_binding() -> None:
+    (occ,) = scan(textwrap.dedent("""        fn other() {
+            let mode = std::env::var("MODE").unwrap();   // another function's binding
+        }
+        fn main() {
+            let target = std::env::var("TARGET").unwrap();
+            let mode = determine_mode(&target);
+            if mode == "static" {
+                println!("cargo:rustc-link-lib=static=ssl");
+            }
+        }
+    """)).occurrences
+    assert set(occ.atoms) == set()
 
 
 def test_tokens_keep_lines_across_multiline_strings_and_comments() -> None:
