@@ -60,8 +60,8 @@ def scan(src: str) -> Scan:
     def scope(pos: int) -> tuple[int, int] | None:
         return next((span for span in fns.values() if span[0] <= pos <= span[1]), None)
 
-    def cond(lo: int, hi: int) -> list[Atom]:
-        return reader.expr(_substitute(toks[lo:hi], lets, lo, scope=scope(lo)))
+    def cond(lo: int, hi: int) -> list[Token]:
+        return _substitute(toks[lo:hi], lets, lo, scope=scope(lo))
 
     for k, tok in enumerate(toks):
         if tok.is_("if") and not (k > 0 and toks[k - 1].is_("else")):
@@ -123,18 +123,23 @@ def _contexts(pos: int, regions: list[Region], fns: dict[str, tuple[int, int]], 
     return out
 
 
-def _if_chain(toks: list[Token], pairs: dict[int, int], k: int, cond: Callable[[int, int], list[Atom]],
-              reader: Reader) -> list[Region]:
+def _if_chain(toks: list[Token], pairs: dict[int, int], k: int,
+              cond: Callable[[int, int], list[Token]], reader: Reader) -> list[Region]:
     regions: list[Region] = []
-    earlier: list[list[Atom]] = []
+    negated: list[Atom] = []          # every earlier condition of the chain was false
+    negated_notes: tuple[str, ...] = ()
+    start, exits = k, True
     while True:
         brace = _block_start(toks, k + 1)
         if brace is None or brace not in pairs:
             return regions
-        atoms = cond(k + 1, brace)
-        here = tuple(_negations(earlier, reader) + atoms)
-        regions.append(Region(brace + 1, pairs[brace] - 1, here, toks[k].line, reader.take()))
-        earlier.append(atoms)
+        tokens = cond(k + 1, brace)
+        atoms = reader.expr(tokens)
+        here = tuple(negated + atoms)
+        regions.append(Region(brace + 1, pairs[brace] - 1, here, toks[k].line, negated_notes + reader.take()))
+        negated = negated + reader.negation(tokens)
+        negated_notes = tuple(dict.fromkeys(negated_notes + reader.take()))
+        exits = exits and _exits(toks, pairs, brace + 1, pairs[brace])
         after = pairs[brace] + 1
         if after < len(toks) and toks[after].is_("else"):
             if after + 1 < len(toks) and toks[after + 1].is_("if"):
@@ -142,9 +147,25 @@ def _if_chain(toks: list[Token], pairs: dict[int, int], k: int, cond: Callable[[
                 continue
             if after + 1 < len(toks) and toks[after + 1].is_("{") and after + 1 in pairs:
                 b = after + 1
-                here = tuple(_negations(earlier, reader))
-                regions.append(Region(b + 1, pairs[b] - 1, here, toks[after].line, reader.take()))
+                regions.append(Region(b + 1, pairs[b] - 1, tuple(negated), toks[after].line, negated_notes))
+        elif exits and after < len(toks):
+            # `if let Ok(dir) = env::var("DIST") { ...; return; }`: what follows runs only without DIST.
+            enclosing = [c for o, c in pairs.items() if toks[o].is_("{") and o < start and c >= after]
+            if enclosing:
+                regions.append(Region(after, min(enclosing) - 1, tuple(negated), toks[after].line, negated_notes))
         return regions
+
+
+def _exits(toks: list[Token], pairs: dict[int, int], lo: int, hi: int) -> bool:
+    """Whether the block's last statement leaves the function (return, panic!, process::exit)."""
+    last, i = lo, lo
+    while i < hi:
+        if toks[i].is_(";") and i + 1 < hi:
+            last = i + 1
+        i = pairs[i] + 1 if i in pairs else i + 1
+    stmt = [t.text for t in toks[last:min(last + 5, hi)]]
+    return bool(stmt) and (stmt[0] == "return" or stmt[:2] in (["panic", "!"], ["unreachable", "!"])
+                           or "exit" in stmt[:5] and "process" in stmt[:5])
 
 
 def _negations(earlier: list[list[Atom]], reader: Reader) -> list[Atom]:

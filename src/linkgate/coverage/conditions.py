@@ -132,6 +132,19 @@ class Reader:
             atoms += self._conjunct(conj)
         return atoms
 
+    def negation(self, toks: list[Token]) -> list[Atom]:
+        """What holds when the condition is false: ``!(A || B)`` is ``!A && !B``; ``!(A && B)``
+        has no conjunctive form, so that part is dropped (and noted)."""
+        out: list[Atom] = []
+        probe = Reader()
+        for alternative in _split(toks, "||"):
+            atoms = probe.expr(alternative)
+            if len(atoms) == 1:
+                out.append(atoms[0].negate())
+            elif atoms:
+                self.notes.append("a later branch after a compound condition does not carry its negation")
+        return out
+
     def _conjunct(self, toks: list[Token]) -> list[Atom]:
         negate = False
         while toks and toks[0].is_("!"):

@@ -157,6 +157,63 @@ def test_a_helper_takes_the_guards_of_each_call_site() -> None:
     ]
 
 
+def test_an_early_return_guards_what_follows() -> None:
+    got = guards("""\
+        fn main() {
+            if let Ok(dist) = std::env::var("IREE_DIST") {
+                println!("cargo:rustc-link-search=native={dist}/lib");
+                return;
+            }
+            if cfg!(target_os = "macos") {
+                println!("cargo:rustc-link-lib=framework=Metal");
+                std::process::exit(0)
+            }
+            println!("cargo:rustc-link-lib=static=iree_source_build");
+            if std::env::var("VERBOSE").is_ok() {
+                println!("cargo:warning=linking");
+            }
+            println!("cargo:rustc-link-lib=m");
+        }
+    """)
+    assert got == {
+        "rustc-link-search=native={dist}/lib": ({a(ENV, "IREE_DIST")}, 2),
+        "rustc-link-lib=framework=Metal": ({a(ENV, "IREE_DIST", True), a(TARGET, "*-apple-darwin")}, 6),
+        "rustc-link-lib=static=iree_source_build": ({a(ENV, "IREE_DIST", True), a(TARGET, "*-apple-darwin", True)}, 10),
+        "rustc-link-lib=m": ({a(ENV, "IREE_DIST", True), a(TARGET, "*-apple-darwin", True)}, 10),
+    }
+
+
+def test_after_a_chain_every_alternative_is_false() -> None:
+    got = guards("""\
+        fn main() {
+            let target = std::env::var("TARGET").unwrap();
+            if target.contains("android") || std::env::var_os("SYSTEM_Z").is_some() {
+                println!("cargo:rustc-link-lib=z");
+            } else if std::env::var("A").is_ok() && std::env::var("B").is_ok() {
+                println!("cargo:rustc-link-lib=ab");
+            } else {
+                println!("cargo:rustc-link-lib=static=z_bundled");
+            }
+        }
+    """)
+    assert got["rustc-link-lib=ab"][0] == {a(TARGET, "*android*", True), a(ENV, "SYSTEM_Z", True), a(ENV, "A"),
+                                           a(ENV, "B")}
+    # !(A && B) has no conjunctive form: the else branch keeps what it can and says so.
+    assert got["rustc-link-lib=static=z_bundled"][0] == {a(TARGET, "*android*", True), a(ENV, "SYSTEM_Z", True)}
+    (occ,) = [o for o in scan(textwrap.dedent(SRC_NOTE)).occurrences]
+    assert occ.notes == ("a later branch after a compound condition does not carry its negation",)
+
+
+SRC_NOTE = """\
+    fn main() {
+        if std::env::var("A").is_ok() && std::env::var("B").is_ok() {
+        } else {
+            println!("cargo:rustc-link-lib=static=z_bundled");
+        }
+    }
+"""
+
+
 def test_comments_and_non_link_strings_are_not_directives() -> None:
     got = guards("""\
         fn main() {
