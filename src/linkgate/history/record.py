@@ -90,6 +90,8 @@ def _from_item(item: Any, where: str) -> RunRecord:
                 f"{where}.{key}: missing or not a {_name(typ)}"
                 + (" (documents from linkgate before run ids cannot be imported)" if key == "run_id" else "")
             )
+    if not item["run_id"]:
+        raise DocumentError(f"{where}.run_id: empty")
     for key, typ in _OPTIONAL.items():
         value = item.get(key)
         if value is not None and (not isinstance(value, typ) or (typ is not bool and isinstance(value, bool))):
