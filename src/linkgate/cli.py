@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "surface": ("linkgate.commands.surface", "List the files and variables that can change a gate's link line."),
     "audit": ("linkgate.commands.audit", "Show which feature sets CI checks but never links."),
     "demo": ("linkgate.commands.demo", "Run linkgate on an embedded example workspace."),
+    "replay": ("linkgate.commands.replay", "Link a gate's recorded link commands again, without cargo."),
+    "sweep": ("linkgate.commands.sweep", "Find which build-script link directives are load-bearing."),
 }
 
 

@@ -153,11 +153,10 @@ def run_gate(
         else:
             _run_command(result, argv, cwd, env, progress)
         if record_since is not None:
-            records = recording.finish(
+            result.links = recording.finish(
                 tdir, gate=gate.name, linker=linker, started=record_since, verdict=result.verdict,
-                build_scripts=result.build_scripts, cwd=cwd,
+                build_scripts=result.build_scripts, cwd=cwd, artifacts=[a.to_dict() for a in result.linked],
             )
-            result.links = recording.link_times(records, [(a.target, a.path) for a in result.linked])
     except LinkgateError as exc:
         result.verdict = ERROR
         result.messages.append(exc.render())
