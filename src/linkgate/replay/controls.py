@@ -19,7 +19,7 @@ from typing import Any
 
 from linkgate.config import Config, Control, Gate
 from linkgate.gate.run import run_gate
-from linkgate.replay import directives
+from linkgate.replay import command, directives
 from linkgate.replay.directives import SourceDirective
 from linkgate.replay.run import Recorded, ReplayRefused, attempt, load, require_fresh, result_of
 
@@ -68,21 +68,23 @@ def replay_control(
         scratch = Path(tmp)
         t0 = time.monotonic()
         dropped = []
-        on_line = False
+        carrying = []
         for link in recorded.links:
-            from linkgate.replay.command import arguments
-
-            args = arguments(link.record)
+            args = command.arguments(link.record)
             claims = directives.claim(found, args)
             gone = {claims[i] for i in chosen if i in claims}
-            on_line = on_line or bool(gone)
+            if not gone:
+                continue  # this link never had the directive: its verdict cannot change
+            carrying.append(link)
             dropped.append(attempt(link, scratch, args=[a for j, a in enumerate(args) if j not in gone], tag=".drop"))
-        if not on_line:
+            if not dropped[-1].ok:
+                break  # the defect is caught; the remaining links add nothing to the verdict
+        if not carrying:
             raise ReplayRefused(f"{label} is printed by {', '.join(where)} but is on no recorded link line "
                                 "(a static library bundled into an rlib?)", hint="use a file control instead")
         mutated = result_of(recorded, dropped, t0)
         t1 = time.monotonic()
-        restored = result_of(recorded, [attempt(link, scratch, tag=".base") for link in recorded.links], t1)
+        restored = result_of(recorded, [attempt(link, scratch, tag=".base") for link in carrying], t1)
     script = next((str(found[i].build_script) for i in chosen if found[i].build_script), "")
     return mutated, restored, f"drop {label} ({', '.join(where)})", script
 

@@ -130,11 +130,17 @@ class LinkerSweep:
             return Judgement(NOT_ON_LINE, detail="no recorded link line carries it")
         label = self.directives[di].argument
         dropped = {ln.index: [a for j, a in enumerate(ln.args) if j != ln.claims[di]] for ln in lines}
-        tries = [(ln, self._try(ln, dropped[ln.index], f".d{di}")) for ln in lines]
+        tries: list[tuple[_Line, Attempt]] = []
+        for ln in lines:
+            tries.append((ln, self._try(ln, dropped[ln.index], f".d{di}")))
+            if not tries[-1][1].ok:
+                break  # one failing link settles "needed"; the others need not run
         failed = [a for _, a in tries if not a.ok]
         if failed:
             kind, symbol = self._failure(failed[0])
-            for n, (where, ln, moved) in enumerate(self._moves(di, lines)):
+            # Moves are tried on the line that needed it: that is where "needed where it is" was shown.
+            needing = [ln for ln, a in tries if not a.ok]
+            for n, (where, ln, moved) in enumerate(self._moves(di, needing)):
                 if moved == list(ln.args):
                     continue
                 a = self._try(ln, moved, f".m{di}.{n}")
