@@ -54,11 +54,16 @@ def context(root: Path) -> RunContext:
     )
 
 
+# What a target dir holds before any unit is built: linkgate's wrapper and
+# records, and the two files cargo writes first (even when it then fails).
+_NOT_REUSABLE = frozenset({LINKS_DIR, "CACHEDIR.TAG", ".rustc_info.json"})
+
+
 def is_cold(target_dir: Path) -> bool:
     """Cold means cargo had nothing to reuse: the target dir is missing, empty,
-    or holds only linkgate's own link records and wrapper."""
+    or holds only files that no build output lives in."""
     try:
-        return all(child.name == LINKS_DIR for child in target_dir.iterdir())
+        return all(child.name in _NOT_REUSABLE for child in target_dir.iterdir())
     except FileNotFoundError:
         return True
     except NotADirectoryError:

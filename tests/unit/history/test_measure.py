@@ -43,6 +43,8 @@ def test_cold_means_missing_or_empty(tmp_path: Path) -> None:
     assert is_cold(tmp_path / "absent")
     assert is_cold(tmp_path)
     (tmp_path / LINKS_DIR / "bin").mkdir(parents=True)  # the wrapper, compiled before cargo ran
+    (tmp_path / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n")
+    (tmp_path / ".rustc_info.json").write_text("{}")
     assert is_cold(tmp_path)
     (tmp_path / "debug").mkdir()
     assert not is_cold(tmp_path)
