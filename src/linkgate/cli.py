@@ -29,6 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("linkgate.commands.demo", "Run linkgate on an embedded example workspace."),
     "cost": ("linkgate.commands.cost", "Show what each gate costs and the job timeout to set."),
     "history": ("linkgate.commands.history", "Import run documents from other runners into the history."),
+    "replay": ("linkgate.commands.replay", "Link a gate's recorded link commands again, without cargo."),
+    "sweep": ("linkgate.commands.sweep", "Find which build-script link directives are load-bearing."),
     "coverage": ("linkgate.commands.coverage", "Show which link recipes recorded runs linked and which none did."),
     "report": ("linkgate.commands.report", "Render reports over the run history (html)."),
 }

@@ -47,6 +47,14 @@ class Control:
     expect_match: str | None = None
     line: int | None = None
     key_lines: Mapping[str, int] = field(default_factory=dict)
+    # drop-directive = "-lc" (a link-line argument a build script printed) or
+    # { lib = "static=foo" } (a rustc-link-lib value): judged by replay, no file changes.
+    drop_directive: str | None = None
+    drop_lib: str | None = None
+
+    @property
+    def drops_directive(self) -> bool:
+        return self.drop_directive is not None or self.drop_lib is not None
 
     def line_of(self, key: str) -> int | None:
         return self.key_lines.get(key.split(".", 1)[0], self.line)
@@ -162,7 +170,9 @@ CONTROL_KEYS: dict[str, str] = {
     "patch": "str",
     "expect-kind": "str",
     "expect-match": "str",
+    "drop-directive": "str|table",
 }
+DROP_DIRECTIVE_KEYS = {"lib": "str"}
 REPLACE_KEYS = {"pattern": "str", "with": "str"}
 AUDIT_KEYS = {"severity": "table[str]", "ignore": "list[table]"}
 AUDIT_IGNORE_KEYS = {"finding": "str", "reason": "str", "match": "str"}
@@ -374,17 +384,20 @@ def _build_control(
 
     where = f"gate.{gate}.control[{ci}]"
     v.check_keys(raw, CONTROL_KEYS, where, line_of)
-    for key in ("name", "file"):
+    drop = _build_drop(v, raw, line_of, where)
+    for key in ("name", "file") if drop is None else ("name",):
         if key not in raw:
             raise v.fail(f"control has no {key}", loc.control(gi, ci), f"{where}.{key}")
-    kinds = [k for k in ("delete", "replace", "patch") if k in raw]
+    kinds = [k for k in ("delete", "replace", "patch", "drop-directive") if k in raw]
     if len(kinds) != 1:
         raise v.fail(
-            "a control needs exactly one of delete, replace or patch"
+            "a control needs exactly one of delete, replace or patch (or drop-directive)"
             + (f" (found {', '.join(kinds)})" if kinds else ""),
             loc.control(gi, ci),
             where,
         )
+    if drop is not None and "file" in raw:
+        raise v.fail("drop-directive changes no file; remove file", line_of("file"), f"{where}.file")
     replace = None
     if "replace" in raw:
         v.check_keys(raw["replace"], REPLACE_KEYS, f"{where}.replace", lambda k: line_of("replace"))
@@ -400,7 +413,7 @@ def _build_control(
         _check_regex(v, replace[0], line_of("replace"), f"{where}.replace.pattern")
     return Control(
         name=raw["name"],
-        file=raw["file"],
+        file=raw.get("file", ""),
         delete=raw.get("delete"),
         replace=replace,
         patch=raw.get("patch"),
@@ -408,7 +421,26 @@ def _build_control(
         expect_match=raw.get("expect-match"),
         line=loc.control(gi, ci),
         key_lines={k: n for k in raw if (n := line_of(k)) is not None},
+        drop_directive=drop[0] if drop else None,
+        drop_lib=drop[1] if drop else None,
     )
+
+
+def _build_drop(
+    v: _Validator, raw: Mapping[str, Any], line_of: Any, where: str
+) -> tuple[str | None, str | None] | None:
+    if "drop-directive" not in raw:
+        return None
+    value = raw["drop-directive"]
+    key = f"{where}.drop-directive"
+    if isinstance(value, str):
+        if not value.strip():
+            raise v.fail("must name a link-line argument, e.g. \"-lc\"", line_of("drop-directive"), key)
+        return value, None
+    v.check_keys(value, DROP_DIRECTIVE_KEYS, key, lambda k: line_of("drop-directive"))
+    if not value.get("lib"):
+        raise v.fail("needs lib = \"KIND=NAME\" (a rustc-link-lib value)", line_of("drop-directive"), key)
+    return None, str(value["lib"])
 
 
 def _check_regex(v: _Validator, pattern: str, line: int | None, key: str) -> None:

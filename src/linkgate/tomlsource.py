@@ -146,6 +146,8 @@ def _type_ok(value: Any, tag: str) -> bool:
         return isinstance(value, dict)
     if tag == "list[table]":
         return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+    if tag == "str|table":
+        return isinstance(value, str | dict)
     raise AssertionError(tag)
 
 
@@ -158,6 +160,7 @@ def _describe(tag: str) -> str:
         "table[str]": "a table of strings",
         "table": "a table",
         "list[table]": "an array of tables ([[...]])",
+        "str|table": "a string or a table",
     }[tag]
 
 

@@ -48,7 +48,11 @@ def command(
         )
         for o in outcomes:
             progress.note(f"{o.name} [{o.linker}]: {o.outcome}")
-        history.add(record.from_outcomes(outcomes))
+        if history.enabled:
+            from linkgate.gate.measure import context
+
+            # Controls judged by replay build no run context of their own.
+            history.add(record.from_outcomes(outcomes, context(cfg.root)))
     report = build_report(outcomes)
     emit(report, fmt, output)
     from linkgate.report import annotate as ci

@@ -57,6 +57,9 @@ def render_human(report: Report, console: Any) -> None:
     from linkgate.console import escape
 
     doc = report.document
+    if not doc["entries"]:
+        console.print(report.summary, highlight=False, markup=False)
+        return
     table = [_HEADER, *rows(doc)]
     widths = [max(len(r[i]) for r in table) for i in range(len(_HEADER))]
     for n, row in enumerate(table):

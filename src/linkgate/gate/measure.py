@@ -10,12 +10,13 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
-from linkgate.gate.linkrecord import LINKS_DIR, LinkRecord
+from linkgate.gate.linkrecord import LINKS_DIR
 
 
 @dataclass(frozen=True)
@@ -53,28 +54,35 @@ def context(root: Path) -> RunContext:
     )
 
 
+# What a target dir holds before any unit is built: linkgate's wrapper and
+# records, and the two files cargo writes first (even when it then fails).
+_NOT_REUSABLE = frozenset({LINKS_DIR, "CACHEDIR.TAG", ".rustc_info.json"})
+
+
 def is_cold(target_dir: Path) -> bool:
     """Cold means cargo had nothing to reuse: the target dir is missing, empty,
-    or holds only linkgate's own link records and wrapper."""
+    or holds only files that no build output lives in."""
     try:
-        return all(child.name == LINKS_DIR for child in target_dir.iterdir())
+        return all(child.name in _NOT_REUSABLE for child in target_dir.iterdir())
     except FileNotFoundError:
         return True
     except NotADirectoryError:
         return False
 
 
-def link_seconds(records: Iterable[LinkRecord], start: float, end: float) -> float:
+def link_seconds(links: Iterable[Mapping[str, Any]], start: float, end: float) -> float:
     """Seconds during which at least one linker ran within [start, end].
 
     Cargo links several units at once (a test harness and a binary, on every
     core), so per-link seconds may add up to more than the wall time. The union
     of the intervals counts parallel links once, which keeps compile = wall -
-    link meaningful.
+    link meaningful. *links* are the run's ``links`` entries (``started``,
+    ``seconds``), as gate/recording.py reports them.
     """
     total = 0.0
     cur_lo = cur_hi = None
-    for lo, hi in sorted((max(r.started, start), min(max(r.ended, r.started), end)) for r in records):
+    spans = ((float(x["started"]), float(x["started"]) + float(x["seconds"])) for x in links if "started" in x)
+    for lo, hi in sorted((max(a, start), min(b, end)) for a, b in spans):
         if hi <= lo:
             continue
         if cur_hi is None or cur_lo is None or lo > cur_hi:

@@ -47,8 +47,9 @@ def finish(
     verdict: str,
     build_scripts: Sequence[tuple[str, str]],
     cwd: Path,
-) -> list[LinkRecord]:
-    """Complete this run's records; return them, oldest first."""
+    artifacts: Sequence[dict[str, Any]] = (),
+) -> list[dict[str, Any]]:
+    """Complete this run's records; return their link times (``links``)."""
     records = read_records(tdir, since=started)
     for rec in records:
         try:
@@ -73,6 +74,7 @@ def finish(
         doc["gate"], doc["linker"] = gate, linker
         _write_json(rec.path, doc)
     records = read_records(tdir, since=started)
+    links = link_times(records, [(str(a["target"]), str(a["path"])) for a in artifacts])
     _write_json(
         tdir / LINKS_DIR / LAST_RUN,
         {
@@ -83,10 +85,12 @@ def finish(
             "verdict": verdict,
             "cwd": str(cwd),
             "records": [r.id for r in records],
+            "links": links,
+            "artifacts": list(artifacts),
             "build_scripts": [{"package_id": p, "out_dir": o} for p, o in build_scripts],
         },
     )
-    return records
+    return links
 
 
 def last_run(tdir: Path) -> dict[str, Any] | None:

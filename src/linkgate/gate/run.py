@@ -24,7 +24,6 @@ from linkgate.gate import measure
 from linkgate.gate import recording
 from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
-from linkgate.gate.linkrecord import LinkRecord
 from linkgate.config import Config, Gate
 from linkgate.errors import LinkgateError
 
@@ -72,7 +71,7 @@ class GateResult:
     build_scripts: list[tuple[str, str]] = field(default_factory=list, repr=False)
     # Recorded in history and in the JSON document (gate/measure.py).
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
-    started_at: float = 0.0              # time.time(): the wrapper's link records use this clock
+    started_at: float = field(default_factory=time.time)  # the wrapper's link records use this clock
     cold: bool | None = None
     units_fresh: int = 0
     link_s: float | None = None          # None: no wrapper recorded this run's links
@@ -171,7 +170,7 @@ def run_gate(
     result = GateResult(gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv)
     result.started_at, result.cold = time.time(), measure.is_cold(tdir)
     result.context = measure.context(config.root)
-    records: list[LinkRecord] | None = None
+    recorded = False
     try:
         if not cwd.is_dir():
             raise LinkgateError(
@@ -192,18 +191,18 @@ def run_gate(
         else:
             _run_command(result, argv, cwd, env, progress)
         if record_since is not None:
-            records = recording.finish(
+            result.links = recording.finish(
                 tdir, gate=gate.name, linker=linker, started=record_since, verdict=result.verdict,
-                build_scripts=result.build_scripts, cwd=cwd,
+                build_scripts=result.build_scripts, cwd=cwd, artifacts=[a.to_dict() for a in result.linked],
             )
-            result.links = recording.link_times(records, [(a.target, a.path) for a in result.linked])
+            recorded = True
     except LinkgateError as exc:
         result.verdict = ERROR
         result.messages.append(exc.render())
     result.duration_s = time.monotonic() - start
-    if records is not None:
+    if recorded:
         # Clipped to this run's own span: compile + link never exceeds the wall time.
-        result.link_s = measure.link_seconds(records, result.started_at, result.started_at + result.duration_s)
+        result.link_s = measure.link_seconds(result.links, result.started_at, result.started_at + result.duration_s)
     result.directives_digest = measure.directives_digest(result.build_scripts, result.target_dir)
     return result
 

@@ -13,14 +13,16 @@ from typing import TYPE_CHECKING, Any
 from linkgate.history.model import RunRecord
 
 if TYPE_CHECKING:
+    from linkgate.gate.measure import RunContext
     from linkgate.gate.run import GateResult
     from linkgate.prove.run import ControlOutcome
 
 
-def from_result(r: GateResult) -> RunRecord:
+def from_result(r: GateResult, context: RunContext | None = None) -> RunRecord:
+    """*context* stands in for a result that has none (one made by replay, not run_gate)."""
     from linkgate.gate.measure import iso
 
-    ctx = r.context
+    ctx = r.context or context
     return RunRecord(
         run_id=r.run_id, kind="run", gate=r.gate, linker=r.linker, verdict=r.verdict,
         started_at=iso(r.started_at), wall_s=r.duration_s,
@@ -32,7 +34,7 @@ def from_result(r: GateResult) -> RunRecord:
     )
 
 
-def from_outcome(o: ControlOutcome) -> RunRecord | None:
+def from_outcome(o: ControlOutcome, context: RunContext | None = None) -> RunRecord | None:
     """One row per (control, linker): both builds (defect in place, restored) summed.
 
     The id is the mutated run's id: unique per invocation, control and linker.
@@ -40,8 +42,8 @@ def from_outcome(o: ControlOutcome) -> RunRecord | None:
     runs = [r for r in (o.mutated, o.restored) if r is not None]
     if not runs:
         return None
-    first = from_result(runs[0])
-    links = [from_result(r).link_s for r in runs]
+    first = from_result(runs[0], context)
+    links = [r.link_s for r in runs]
     link_s = None if any(x is None for x in links) else sum(x for x in links if x is not None)
     wall = sum(r.duration_s for r in runs)
     return RunRecord(
@@ -90,6 +92,8 @@ def _from_item(item: Any, where: str) -> RunRecord:
                 f"{where}.{key}: missing or not a {_name(typ)}"
                 + (" (documents from linkgate before run ids cannot be imported)" if key == "run_id" else "")
             )
+    if not item["run_id"]:
+        raise DocumentError(f"{where}.run_id: empty")
     for key, typ in _OPTIONAL.items():
         value = item.get(key)
         if value is not None and (not isinstance(value, typ) or (typ is not bool and isinstance(value, bool))):
@@ -121,9 +125,9 @@ def _name(typ: type | tuple[type, ...]) -> str:
     return " or ".join(dict.fromkeys(names.get(t.__name__, t.__name__) for t in types))
 
 
-def from_results(results: Iterable[GateResult]) -> list[RunRecord]:
-    return [from_result(r) for r in results]
+def from_results(results: Iterable[GateResult], context: RunContext | None = None) -> list[RunRecord]:
+    return [from_result(r, context) for r in results]
 
 
-def from_outcomes(outcomes: Iterable[ControlOutcome]) -> list[RunRecord]:
-    return [rec for o in outcomes if (rec := from_outcome(o)) is not None]
+def from_outcomes(outcomes: Iterable[ControlOutcome], context: RunContext | None = None) -> list[RunRecord]:
+    return [rec for o in outcomes if (rec := from_outcome(o, context)) is not None]

@@ -32,6 +32,10 @@ class Recorder:
         if self._history is not None:
             self._history.close()
 
+    @property
+    def enabled(self) -> bool:
+        return self._history is not None
+
     def add(self, records: Iterable[RunRecord]) -> None:
         if self._history is None:
             return

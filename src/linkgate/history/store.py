@@ -67,7 +67,7 @@ class CostSample(NamedTuple):
     kind: str
     verdict: str
     wall_s: float
-    cold: bool | None
+    cold: int | None        # SQLite's 1/0: compare by truth value, not with `is True`
     link_s: float | None
     compile_s: float | None
     runner: str | None
@@ -91,19 +91,21 @@ class History:
     def open(cls, path: Path) -> History:
         path = Path(path)
         _refuse_foreign_bytes(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise HistoryError(f"{path}: cannot open the history database: {exc}",
-                               hint=f"check the path, or choose another with --history or ${ENV_VAR}") from None
+        except (OSError, sqlite3.Error) as exc:
+            raise _unusable(path, exc) from None
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             if _migrate(conn, path):
                 # WAL is persistent: set once, when the file is created, so that
                 # opening an existing file never rewrites its header.
                 conn.execute("PRAGMA journal_mode = WAL")
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.OperationalError as exc:  # read-only, locked past the timeout, disk full
+            conn.close()
+            raise _unusable(path, exc) from None
+        except sqlite3.DatabaseError as exc:  # "file is not a database", "disk image is malformed"
             conn.close()
             raise _foreign(path, f"SQLite says: {exc}") from None
         except BaseException:
@@ -187,7 +189,7 @@ def _refuse_foreign_bytes(path: Path) -> None:
         raise HistoryError(f"{path}: is a directory, not a history file",
                            hint=f"pass a file path with --history or ${ENV_VAR}") from None
     except OSError as exc:
-        raise HistoryError(f"{path}: cannot read the history file: {exc}") from None
+        raise _unusable(path, exc) from None
     # An empty file is what SQLite itself leaves for a database being created.
     if head and not head.startswith(_MAGIC[: len(head)]):
         raise _foreign(path, "it is not an SQLite database")
@@ -195,6 +197,14 @@ def _refuse_foreign_bytes(path: Path) -> None:
         app_id = int.from_bytes(head[68:72], "big")
         if app_id not in (0, APPLICATION_ID):
             raise _foreign(path, f"it is an SQLite database of another program (application id {app_id:#x})")
+
+
+def _unusable(path: Path, exc: BaseException) -> HistoryError:
+    return HistoryError(
+        f"{path}: cannot use the history database: {exc}",
+        hint=f"check the path and its permissions, choose another with --history or ${ENV_VAR}, "
+        "or pass --no-history",
+    )
 
 
 def _foreign(path: Path, why: str) -> HistoryError:
@@ -206,6 +216,8 @@ def _foreign(path: Path, why: str) -> HistoryError:
 
 def _migrate(conn: sqlite3.Connection, path: Path) -> bool:
     """Bring the schema up to date; True when this call created it."""
+    if _probe(conn) == (APPLICATION_ID, SCHEMA_VERSION):
+        return False  # current: no write lock, so a read-only history can still be read
     with _Txn(conn):
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version: int = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -227,6 +239,12 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> bool:
             conn.execute("INSERT INTO migrations (version, description) VALUES (?, ?)", (number + 1, description))
             conn.execute(f"PRAGMA user_version = {number + 1}")
     return version == 0
+
+
+def _probe(conn: sqlite3.Connection) -> tuple[int, int]:
+    app_id: int = conn.execute("PRAGMA application_id").fetchone()[0]
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+    return app_id, version
 
 
 def _statements(script: str) -> Iterator[str]:

@@ -31,14 +31,16 @@ class ReplayCommand:
     output: str
 
 
-def substitute(args: Sequence[str], preserved: Mapping[str, str]) -> list[str]:
+def substitute(args: Sequence[str], preserved: Mapping[str, str], cwd: str = "/") -> list[str]:
+    """Kept copies in place of deleted inputs (the wrapper keys them by absolute path)."""
     if not preserved:
         return list(args)
     ordered = sorted(preserved.items(), key=lambda kv: -len(kv[0]))
     out = []
     for a in args:
-        if a in preserved:
-            out.append(preserved[a])
+        full = os.path.join(cwd, a)
+        if full in preserved:
+            out.append(preserved[full])
             continue
         for orig, kept in ordered:
             if orig in a:
@@ -91,7 +93,7 @@ def build(
 
 def arguments(rec: LinkRecord) -> list[str]:
     """The recorded arguments with kept copies in place of deleted inputs."""
-    return substitute(rec.args, rec.preserved)
+    return substitute(rec.args, rec.preserved, rec.cwd)
 
 
 def stale_inputs(rec: LinkRecord) -> list[str]:

@@ -209,3 +209,24 @@ def test_prove_records_one_row_per_control_and_linker(ws: Path, capsys: pytest.C
     assert rows[0][5] >= 1
     # prove rows are not gate runs: cost leaves them out.
     assert cost_doc(capsys)["entries"] == []
+
+
+def test_prove_by_replay_records_its_context(demo_workspace: Path, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = demo_workspace
+    cfg = ws / "linkgate.toml"
+    cfg.write_text(cfg.read_text().replace('linkers = ["default", "bfd"]', 'linkers = ["bfd"]')
+                   + '\n[[gate.control]]\nname = "drop-helper"\ndrop-directive = "-lhelper"\n')
+    (ws / ".gitignore").write_text("target/\n.linkgate/\n")
+    git_repo(ws)
+    monkeypatch.chdir(ws)
+    monkeypatch.delenv("RUNNER_NAME", raising=False)
+    rc, out, err = lg(capsys, "prove", "-q", "--format", "json", "--control", "drop-helper")
+    assert rc == 0, out + err
+    assert json.loads(out)["controls"][0]["replayed"] is True
+    conn = sqlite3.connect(ws / ".linkgate" / "history.sqlite")
+    [(verdict, commit, branch, host, started)] = conn.execute(
+        "SELECT verdict, commit_sha, branch, host, started_at FROM runs WHERE control = 'drop-helper'").fetchall()
+    assert (verdict, commit, branch, host) == ("caught", git(ws, "rev-parse", "HEAD").strip(), "main",
+                                               socket.gethostname())
+    assert not started.startswith("1970")

@@ -175,3 +175,21 @@ def test_two_processes_writing_at_once_both_land_every_row(tmp_path: Path) -> No
         rows = h.runs()
     assert len(rows) == 2 * n
     assert {r.gate for r in rows} == {"one", "two"}
+
+
+def test_reading_a_current_history_does_not_write_it(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite"
+    with History.open(path) as h:
+        h.add([rec("a")])
+    before = sha(path)
+    with History.open(path) as h:
+        assert [r.run_id for r in h.runs()] == ["a"]
+        h.samples()
+    assert sha(path) == before
+
+
+def test_a_path_that_cannot_hold_a_file_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("x")
+    with pytest.raises(HistoryError, match="cannot use the history database") as info:
+        History.open(tmp_path / "plain" / "h.sqlite")
+    assert "--no-history" in (info.value.hint or "")

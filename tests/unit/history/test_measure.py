@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from linkgate.gate.linkrecord import LINKS_DIR, read_records
+from linkgate.gate.recording import link_times
 from linkgate.gate.measure import directives_digest, is_cold, link_seconds
 
 
@@ -23,15 +24,15 @@ def test_parallel_links_count_once(tmp_path: Path) -> None:
     write_record(tmp_path, "a", 100.0, 104.0)
     write_record(tmp_path, "b", 102.0, 106.0)   # overlaps a: together 100..106
     write_record(tmp_path, "c", 108.0, 109.0)
-    records = read_records(tmp_path, since=99.0)
-    assert sorted(r.seconds for r in records) == [1.0, 4.0, 4.0]
-    total = link_seconds(records, 99.0, 120.0)
-    assert total == pytest.approx(7.0) and total < sum(r.seconds for r in records)
+    links = link_times(read_records(tmp_path, since=99.0), [])
+    assert sorted(link["seconds"] for link in links) == [1.0, 4.0, 4.0]
+    total = link_seconds(links, 99.0, 120.0)
+    assert total == pytest.approx(7.0) and total < sum(link["seconds"] for link in links)
 
 
 def test_link_time_is_clipped_to_the_run(tmp_path: Path) -> None:
     write_record(tmp_path, "a", 100.0, 130.0)
-    assert link_seconds(read_records(tmp_path), 100.0, 110.0) == pytest.approx(10.0)
+    assert link_seconds(link_times(read_records(tmp_path), []), 100.0, 110.0) == pytest.approx(10.0)
 
 
 def test_no_link_in_the_run_is_zero(tmp_path: Path) -> None:
@@ -42,6 +43,8 @@ def test_cold_means_missing_or_empty(tmp_path: Path) -> None:
     assert is_cold(tmp_path / "absent")
     assert is_cold(tmp_path)
     (tmp_path / LINKS_DIR / "bin").mkdir(parents=True)  # the wrapper, compiled before cargo ran
+    (tmp_path / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n")
+    (tmp_path / ".rustc_info.json").write_text("{}")
     assert is_cold(tmp_path)
     (tmp_path / "debug").mkdir()
     assert not is_cold(tmp_path)
