@@ -194,13 +194,17 @@ class Repository:
     def mutated(self, rel: str, data: bytes) -> Iterator[Entry]:
         """Hold *rel* mutated for the body; journal, mutate and restore are each
         one step a signal cannot split, and the restore always runs."""
-        with signals_deferred():
-            entry = self.mutate(rel, data)
+        entry: Entry | None = None
+        # The try opens before signals are unblocked: a SIGINT that arrived during the
+        # mutation is delivered the moment the mask is lifted, and must land inside it.
         try:
+            with signals_deferred():
+                entry = self.mutate(rel, data)
             yield entry
         finally:
-            with signals_deferred():
-                self.restore([entry])
+            if entry is not None:
+                with signals_deferred():
+                    self.restore([entry])
 
     def restore(self, entries: list[Entry], *, force: bool = False) -> list[str]:
         """Put every journalled file back; return what was restored. Idempotent."""
