@@ -35,10 +35,8 @@ def command(
     also after Ctrl-C, SIGTERM, or (on the next linkgate invocation) kill -9.
     """
     from linkgate.prove.run import prove
-    from linkgate.prove.report import build_report
-
-    from linkgate.history import record
     from linkgate.history.recorder import Recorder
+    from linkgate.prove.report import build_report
 
     cfg = config_mod.load(config_path)
     with Recorder(cfg.root, history_file, not no_history) as history, Progress(enabled=not quiet) as progress:
@@ -48,11 +46,7 @@ def command(
         )
         for o in outcomes:
             progress.note(f"{o.name} [{o.linker}]: {o.outcome}")
-        if history.enabled:
-            from linkgate.gate.measure import context
-
-            # Controls judged by replay build no run context of their own.
-            history.add(record.from_outcomes(outcomes, context(cfg.root)))
+        history.add_outcomes(outcomes)
     report = build_report(outcomes)
     emit(report, fmt, output)
     from linkgate.report import annotate as ci
