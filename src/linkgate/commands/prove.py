@@ -14,6 +14,11 @@ from linkgate.report import emit
 @click.argument("gates", nargs=-1)
 @click.option("--control", "names", multiple=True, help="Run only this control (repeatable).")
 @click.option("--allow-dirty", is_flag=True, help="Mutate files that have uncommitted changes.")
+@click.option(
+    "--replay", is_flag=True,
+    help="Judge a file control by replaying the recorded links when its mutation only removes "
+    "link directives the build script prints (checked by running the script alone).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr.")
 @config_option
 @format_options
@@ -22,6 +27,7 @@ def command(
     gates: tuple[str, ...],
     names: tuple[str, ...],
     allow_dirty: bool,
+    replay: bool,
     quiet: bool,
     config_path: str | None,
     fmt: str,
@@ -41,7 +47,7 @@ def command(
     cfg = config_mod.load(config_path)
     with Recorder(cfg.root, history_file, not no_history) as history, Progress(enabled=not quiet) as progress:
         outcomes = prove(
-            cfg, gates, names, allow_dirty=allow_dirty,
+            cfg, gates, names, allow_dirty=allow_dirty, replay=replay,
             phase=progress.phase, on_build=lambda d, log: progress.update(d, log),
         )
         for o in outcomes:
