@@ -14,6 +14,11 @@ from linkgate.report import emit
 @click.argument("gates", nargs=-1)
 @click.option("--control", "names", multiple=True, help="Run only this control (repeatable).")
 @click.option("--allow-dirty", is_flag=True, help="Mutate files that have uncommitted changes.")
+@click.option(
+    "--replay", is_flag=True,
+    help="Judge a file control by replaying the recorded links when its mutation only removes "
+    "link directives the build script prints (checked by running the script alone).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr.")
 @config_option
 @format_options
@@ -22,6 +27,7 @@ def command(
     gates: tuple[str, ...],
     names: tuple[str, ...],
     allow_dirty: bool,
+    replay: bool,
     quiet: bool,
     config_path: str | None,
     fmt: str,
@@ -35,24 +41,18 @@ def command(
     also after Ctrl-C, SIGTERM, or (on the next linkgate invocation) kill -9.
     """
     from linkgate.prove.run import prove
-    from linkgate.prove.report import build_report
-
-    from linkgate.history import record
     from linkgate.history.recorder import Recorder
+    from linkgate.prove.report import build_report
 
     cfg = config_mod.load(config_path)
     with Recorder(cfg.root, history_file, not no_history) as history, Progress(enabled=not quiet) as progress:
         outcomes = prove(
-            cfg, gates, names, allow_dirty=allow_dirty,
+            cfg, gates, names, allow_dirty=allow_dirty, replay=replay,
             phase=progress.phase, on_build=lambda d, log: progress.update(d, log),
         )
         for o in outcomes:
             progress.note(f"{o.name} [{o.linker}]: {o.outcome}")
-        if history.enabled:
-            from linkgate.gate.measure import context
-
-            # Controls judged by replay build no run context of their own.
-            history.add(record.from_outcomes(outcomes, context(cfg.root)))
+        history.add_outcomes(outcomes)
     report = build_report(outcomes)
     emit(report, fmt, output)
     from linkgate.report import annotate as ci

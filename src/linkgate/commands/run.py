@@ -44,7 +44,6 @@ def command(
     for name in only_linkers:
         if name not in config_mod.LINKERS:
             raise UsageError(f"unknown linker {name!r}", hint="choose from: " + ", ".join(config_mod.LINKERS))
-    from linkgate.history import record
     from linkgate.history.recorder import Recorder
 
     results: list[GateResult] = []
@@ -59,7 +58,7 @@ def command(
                 )
                 progress.note(f"{gate.name} [{linker}]: {res.verdict} ({res.duration_s:.1f} s)")
                 results.append(res)
-        history.add(record.from_results(results))
+        history.add_results(results)
     if not results:
         raise UsageError("no (gate, linker) pair selected", hint="check the gate names and --linker")
     report = build_report(results)

@@ -11,15 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from linkgate.errors import HistoryError
 from linkgate.history.model import RunRecord
+
+if TYPE_CHECKING:
+    from linkgate.gate.run import GateResult
+    from linkgate.prove.run import ControlOutcome
 
 
 class Recorder:
     def __init__(self, root: Path, override: str | None, enabled: bool) -> None:
         from linkgate.history.store import History, history_path
 
+        self.root = root
         self.path: Path | None = history_path(root, override) if enabled else None
         self.warning: str | None = None
         self.added = 0
@@ -32,9 +38,19 @@ class Recorder:
         if self._history is not None:
             self._history.close()
 
-    @property
-    def enabled(self) -> bool:
-        return self._history is not None
+    def add_results(self, results: Iterable[GateResult]) -> None:
+        from linkgate.history import record
+
+        if self._history is not None:
+            self.add(record.from_results(results))
+
+    def add_outcomes(self, outcomes: Iterable[ControlOutcome]) -> None:
+        from linkgate.gate.measure import context
+        from linkgate.history import record
+
+        if self._history is not None:
+            # Controls judged by replay carry results that no run_gate made: no context of their own.
+            self.add(record.from_outcomes(outcomes, context(self.root)))
 
     def add(self, records: Iterable[RunRecord]) -> None:
         if self._history is None:

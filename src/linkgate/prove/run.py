@@ -98,7 +98,10 @@ def prove(
     allow_dirty: bool = False,
     phase: Phase = lambda _: None,
     on_build: Callable[[str, Any], None] | None = None,
+    replay: bool = False,
 ) -> list[ControlOutcome]:
+    """``replay``: judge a file control by replay when its mutation only
+    removes directives the build script prints (linkgate.replay.probe)."""
     selected = select(config, gates, names)
     outcomes: list[ControlOutcome] = []
     # Lock before reading the files: another prove may have one mutated right now.
@@ -111,6 +114,8 @@ def prove(
             for g, c in selected:
                 if c.drops_directive:
                     outcomes.extend(_prove_by_replay(config, g, c, phase, on_build))
+                elif replay and g.is_cargo and (by_replay := _file_control_by_replay(config, plans[c.name], phase, on_build)):
+                    outcomes.extend(by_replay)
                 else:
                     outcomes.extend(_prove_one(config, repo, plans[c.name], phase, on_build))
     return outcomes
@@ -166,11 +171,33 @@ def _explain(
         out.notes.append(sentence)
 
 
-def _prove_by_replay(config: Config, gate: Gate, control: Any, phase: Phase, on_build: Any) -> list[ControlOutcome]:
+def _file_control_by_replay(
+    config: Config, p: controls.PlannedMutation, phase: Phase, on_build: Any
+) -> list[ControlOutcome] | None:
+    """Outcomes by replay for a mutation that only removes printed directives; None: run it for real."""
+    from linkgate.replay import probe
+
+    phase(f"{p.control.name}: running the mutated build script alone")
+    removed, why = probe.removed_directives(config, p.gate, p.rel_path, p.original, p.mutated)
+    if removed is None:
+        return None
+    shown = ", ".join(f"cargo:{k}={v}" for k, v in removed)
+    note = (f"the mutation only removes {shown} (the original and mutated build scripts, run alone in a "
+            "scratch OUT_DIR, wrote identical files and printed the same otherwise), so replay judged it")
+    outs = _prove_by_replay(config, p.gate, p.control, phase, on_build, match=probe.matches_removed(removed))
+    for out in outs:
+        out.file, out.diff = p.rel_path, p.diff()
+        out.notes.insert(0, note)
+    return outs
+
+
+def _prove_by_replay(
+    config: Config, gate: Gate, control: Any, phase: Phase, on_build: Any, match: Any = None
+) -> list[ControlOutcome]:
     from linkgate.replay import controls as replay_controls
     from linkgate.replay.run import ReplayRefused
 
-    match = replay_controls.matcher(control)
+    match = match or replay_controls.matcher(control)
     outcomes = []
     for ln in gate.linkers:
         out = ControlOutcome(control.name, gate.name, ln, "", "", replayed=True)

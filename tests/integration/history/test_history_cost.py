@@ -6,6 +6,7 @@ Real cargo, real GNU ld, real git and real SQLite on the cc-style -sys fixture.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import sqlite3
@@ -67,6 +68,9 @@ def test_one_cold_and_two_warm_runs(ws: Path, capsys: pytest.CaptureFixture[str]
     assert cold["units_fresh"] == 0 and cold["units_compiled"] >= 3
     for w in warm:
         assert w["forced_relink"] and w["units_compiled"] == 1 and w["units_fresh"] > 0
+        # ... and links less: the cold run also links the build script.
+        assert len(w["links"]) < len(cold["links"])
+    assert any(link["target"] == "build-script-build" for link in cold["links"])
     head = git(ws, "rev-parse", "HEAD").strip()
     for r in runs:
         assert r["commit"] == head and r["branch"] == "main"
@@ -230,3 +234,23 @@ def test_prove_by_replay_records_its_context(demo_workspace: Path, capsys: pytes
     assert (verdict, commit, branch, host) == ("caught", git(ws, "rev-parse", "HEAD").strip(), "main",
                                                socket.gethostname())
     assert not started.startswith("1970")
+
+
+def test_concurrent_linkgate_runs_all_land_their_rows(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "linkgate.toml").write_text('[[gate]]\nname = "quick"\ncommand = ["sh", "-c", "echo linked"]\n')
+    git_repo(root)
+    loop = f"for i in 1 2 3 4 5; do {sys.executable} -m linkgate run -q --format json > /dev/null || exit 9; done"
+    env = {k: v for k, v in os.environ.items() if k != "LINKGATE_HISTORY"}
+    procs = [subprocess.Popen(["sh", "-c", loop], cwd=root, env=env, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+        assert "warning" not in err
+    conn = sqlite3.connect(root / ".linkgate" / "history.sqlite")
+    assert conn.execute("SELECT count(DISTINCT run_id) FROM runs WHERE gate = 'quick'").fetchone()[0] == 10

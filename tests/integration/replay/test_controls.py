@@ -84,3 +84,28 @@ def test_file_control_not_reproduced_carries_the_sweep_explanation(ring_workspac
     assert c["outcome"] == "not-reproduced" and not c["replayed"]
     assert c["explanation"] and "`-lc` is redundant under GNU ld" in c["explanation"], c
     assert "rustc's own `-lc`" in c["explanation"]
+
+
+def test_prove_replay_judges_a_directive_only_file_control_by_replay(tmp_path, monkeypatch, capsys):
+    ws = copy_demo(tmp_path / "ws")
+    add_controls(ws, '\n[[gate.control]]\nname = "drop-helper-line"\nfile = "build.rs"\n'
+                     'delete = \'^    "-lhelper",$\'\n'
+                     '\n[[gate.control]]\nname = "add-missing-lib"\nfile = "build.rs"\n'
+                     'replace = { pattern = \'"-lnutil",\', with = \'"-lnutil", "-lnosuchlib",\' }\n')
+    (ws / ".gitignore").write_text("target/\n.linkgate/\nCargo.lock\n")
+    git_repo(ws)
+    before = (ws / "build.rs").read_bytes()
+    rc, doc = prove_json(ws, monkeypatch, capsys, "--replay")
+    assert rc == 0, [(c["name"], c["linker"], c["outcome"], c["reason"], c["notes"]) for c in doc["controls"]]
+    assert (ws / "build.rs").read_bytes() == before
+    by_name: dict[str, list[dict]] = {}
+    for c in doc["controls"]:
+        by_name.setdefault(c["name"], []).append(c)
+    for c in by_name["drop-helper-line"]:
+        assert c["outcome"] == "caught" and c["replayed"], c
+        assert "only removes cargo:rustc-link-arg=-lhelper" in c["notes"][0]
+        assert c["file"] == "build.rs" and "-lhelper" in c["mutation"]
+    # a mutation that adds a directive is not a drop: a full run judges it
+    for c in by_name["add-missing-lib"]:
+        assert c["outcome"] == "caught" and not c["replayed"], c
+        assert c["mutated"]["diagnostics"][0]["kind"] == "library-not-found"
