@@ -28,6 +28,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "surface": ("linkgate.commands.surface", "List the files and variables that can change a gate's link line."),
     "audit": ("linkgate.commands.audit", "Show which feature sets CI checks but never links."),
     "demo": ("linkgate.commands.demo", "Run linkgate on an embedded example workspace."),
+    "cost": ("linkgate.commands.cost", "Show what each gate costs and the job timeout to set."),
+    "history": ("linkgate.commands.history", "Import run documents from other runners into the history."),
+    "replay": ("linkgate.commands.replay", "Link a gate's recorded link commands again, without cargo."),
+    "sweep": ("linkgate.commands.sweep", "Find which build-script link directives are load-bearing."),
+    "coverage": ("linkgate.commands.coverage", "Show which link recipes recorded runs linked and which none did."),
+    "report": ("linkgate.commands.report", "Render reports over the run history (html)."),
 }
 
 

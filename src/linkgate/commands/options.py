@@ -73,3 +73,18 @@ def format_options(f: F) -> F:
         show_default=True,
         help="Report format.",
     )(f)
+
+
+def history_options(f: F) -> F:
+    f = click.option(
+        "--no-history",
+        is_flag=True,
+        help="Do not record this run in the history database.",
+    )(f)
+    return click.option(
+        "--history",
+        "history_file",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="History database (default: $LINKGATE_HISTORY, else .linkgate/history.sqlite at the repository root).",
+    )(f)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,8 @@ from typing import Any
 from linkgate import proc
 from linkgate.gate import layout
 from linkgate.gate import linkers
+from linkgate.gate import measure
+from linkgate.gate import recording
 from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
 from linkgate.config import Config, Gate
@@ -62,6 +65,24 @@ class GateResult:
     units_compiled: int = 0
     duration_s: float = 0.0
     command_gate: bool = False  # judged by exit status alone (command = [...])
+    links: list[dict[str, Any]] = field(default_factory=list)  # per-link times from the wrapper
+    replayed: bool = False
+    # (package_id, out_dir) of the build scripts cargo reported: replay and
+    # sweep read their directives; not part of the report.
+    build_scripts: list[tuple[str, str]] = field(default_factory=list, repr=False)
+    # Recorded in history and in the JSON document (gate/measure.py).
+    run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    started_at: float = field(default_factory=time.time)  # the wrapper's link records use this clock
+    cold: bool | None = None
+    units_fresh: int = 0
+    link_s: float | None = None          # None: no wrapper recorded this run's links
+    directives_digest: str | None = None
+    recipes: tuple[str, ...] = ()
+    context: measure.RunContext | None = None
+
+    @property
+    def compile_s(self) -> float | None:
+        return None if self.link_s is None else max(0.0, self.duration_s - self.link_s)
 
     @property
     def ok(self) -> bool:
@@ -85,6 +106,20 @@ class GateResult:
             "target_dir": self.target_dir,
             "command": self.argv,
             "duration_s": round(self.duration_s, 3),
+            "links": self.links,
+            "replayed": self.replayed,
+            **self._measured(),
+        }
+
+    def _measured(self) -> dict[str, Any]:
+        ctx = self.context or measure.RunContext(None, None, None, None)
+        return {
+            "run_id": self.run_id, "started_at": measure.iso(self.started_at),
+            "runner": ctx.runner, "host": ctx.host, "commit": ctx.commit, "branch": ctx.branch,
+            "cold": self.cold, "units_fresh": self.units_fresh,
+            "link_s": None if self.link_s is None else round(self.link_s, 4),
+            "compile_s": None if self.compile_s is None else round(self.compile_s, 4),
+            "recipes": list(self.recipes), "directives_digest": self.directives_digest,
         }
 
 
@@ -96,12 +131,26 @@ def cargo_argv(gate: Gate) -> list[str]:
     return ["cargo", *args[:at], "--message-format=json", *args[at:]]
 
 
-def gate_env(config: Config, gate: Gate, linker: str, tdir: Path) -> dict[str, str]:
+def gate_env(
+    config: Config, gate: Gate, linker: str, tdir: Path, *, record_links: bool = False
+) -> dict[str, str]:
     env = dict(os.environ)
     env.update(gate.env)
     env["CARGO_TARGET_DIR"] = str(tdir)
     env.update(linkers.rustflags_env(linkers.require(linker, env), env))
+    if record_links and gate.is_cargo:
+        from linkgate.gate import wrapper
+
+        proc.which("cargo", env)  # say "cargo is missing" before anything about the recorder
+        env.update(wrapper.wrap_env(tdir, gate.cargo or (), layout.work_dir(config, gate), env))
     return env
+
+
+def _active_recipes(config: Config, gate: Gate, env: dict[str, str]) -> tuple[str, ...]:
+    """Names of the [[recipe]] entries this run selects, from its env, target and features."""
+    from linkgate.coverage.recipes import active_for_run
+
+    return active_for_run(config, gate, env)
 
 
 def run_gate(
@@ -111,7 +160,10 @@ def run_gate(
     *,
     force_link: bool = True,
     progress: Progress | None = None,
+    record_links: bool = True,
 ) -> GateResult:
+    """``record_links`` routes every link through the recording wrapper
+    (gate/wrapper.py); off, the gate links exactly as cargo alone would."""
     start = time.monotonic()
     tdir = layout.target_dir(config, gate, linker)
     cwd = layout.work_dir(config, gate)
@@ -119,13 +171,18 @@ def run_gate(
     result = GateResult(
         gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv, command_gate=not gate.is_cargo
     )
+    result.started_at, result.cold = time.time(), measure.is_cold(tdir)
+    result.context = measure.context(config.root)
+    recorded = False
     try:
         if not cwd.is_dir():
             raise LinkgateError(
                 f"working-directory {gate.working_directory!r} of gate {gate.name!r} does not exist",
                 hint=f"fix working-directory in {config.path}",
             )
-        env = gate_env(config, gate, linker, tdir)
+        env = gate_env(config, gate, linker, tdir, record_links=record_links)
+        record_since = recording.begin(tdir) if record_links and gate.is_cargo else None
+        result.recipes = _active_recipes(config, gate, env)
         if linker != "default" and not any(k in gate.env for k in ("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS")):
             for path in linkers.config_rustflags_files(str(cwd)):
                 result.warnings.append(
@@ -144,10 +201,20 @@ def run_gate(
             _run_cargo(result, argv, cwd, env, force_link, progress)
         else:
             _run_command(result, argv, cwd, env, progress)
+        if record_since is not None:
+            result.links = recording.finish(
+                tdir, gate=gate.name, linker=linker, started=record_since, verdict=result.verdict,
+                build_scripts=result.build_scripts, cwd=cwd, artifacts=[a.to_dict() for a in result.linked],
+            )
+            recorded = True
     except LinkgateError as exc:
         result.verdict = ERROR
         result.messages.append(exc.render())
     result.duration_s = time.monotonic() - start
+    if recorded:
+        # Clipped to this run's own span: compile + link never exceeds the wall time.
+        result.link_s = measure.link_seconds(result.links, result.started_at, result.started_at + result.duration_s)
+    result.directives_digest = measure.directives_digest(result.build_scripts, result.target_dir)
     return result
 
 
@@ -210,6 +277,10 @@ def _run_cargo(
 
 def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
     result.units_compiled += sum(1 for a in log.artifacts if not a.fresh)
+    result.units_fresh = sum(1 for a in log.artifacts if a.fresh)
+    for b in log.build_scripts:
+        if (b.package_id, b.out_dir) not in result.build_scripts:
+            result.build_scripts.append((b.package_id, b.out_dir))
     result.linked = [_linked(a) for a in log.linkable if not a.fresh]
     result.up_to_date = [_linked(a) for a in log.linkable if a.fresh]
     if rc < 0:

@@ -1,0 +1,42 @@
+"""`linkgate report ...`: documents over the whole run history (today: `html`)."""
+
+from __future__ import annotations
+
+import click
+
+from linkgate.commands.options import config_option
+
+
+@click.group("report")
+def command() -> None:
+    """Render reports over the recorded run history."""
+
+
+@command.command("html")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the page here (default: .linkgate/report.html).")
+@click.option("--history", "history", type=click.Path(dir_okay=False), default=None,
+              help="History database (default: .linkgate/history.sqlite, or $LINKGATE_HISTORY).")
+@click.option("--title", default=None, help="Page title (default: linkgate report for <repository>).")
+@config_option
+def html(output: str | None, history: str | None, title: str | None, config_path: str | None) -> int:
+    """Write one self-contained HTML page: cost over time, compile vs link, recipe coverage,
+    latest verdicts and negative controls. No network, no scripts, no external fonts."""
+    from datetime import datetime, timezone
+    from pathlib import Path
+
+    from linkgate import config as config_mod
+    from linkgate.coverage.load import load_coverage
+    from linkgate.coverage.matrix import matrix
+    from linkgate.report import write_atomic
+    from linkgate.report.html.page import render
+
+    cfg = config_mod.load(config_path)
+    cov, runs = load_coverage(cfg, history)
+    generated = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    text = render(runs, cov, matrix(cfg.recipes, runs),
+                  title=title or f"linkgate report for {cfg.root.name}", generated=generated)
+    target = Path(output) if output else cfg.root / ".linkgate" / "report.html"
+    write_atomic(target, text)
+    click.echo(f"wrote {target}")
+    return 0
