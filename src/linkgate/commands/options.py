@@ -33,7 +33,7 @@ def repo_option(f: F) -> F:
     )(f)
 
 
-def _check_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+def check_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Refuse an unwritable --output while parsing, before any build starts:
     finding out after a twenty-minute link would waste the link."""
     if value is None:
@@ -61,7 +61,7 @@ def format_options(f: F) -> F:
         "-o",
         type=click.Path(dir_okay=False),
         default=None,
-        callback=_check_output,
+        callback=check_output,
         help="Write the report to FILE (atomically) instead of stdout.",
     )(f)
     return click.option(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from linkgate.commands.options import config_option
+from linkgate.commands.options import check_output, config_option
 
 
 @click.group("report")
@@ -14,6 +14,7 @@ def command() -> None:
 
 @command.command("html")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
+              callback=check_output,
               help="Write the page here (default: .linkgate/report.html).")
 @click.option("--history", "history", type=click.Path(dir_okay=False), default=None,
               help="History database (default: .linkgate/history.sqlite, or $LINKGATE_HISTORY).")
@@ -36,7 +37,12 @@ def html(output: str | None, history: str | None, title: str | None, config_path
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     text = render(runs, cov, matrix(cfg.recipes, runs),
                   title=title or f"linkgate report for {cfg.root.name}", generated=generated)
-    target = Path(output) if output else cfg.root / ".linkgate" / "report.html"
+    if output:
+        target = Path(output)
+    else:
+        from linkgate import statedir
+
+        target = statedir.ensure(cfg.root) / "report.html"
     write_atomic(target, text)
     click.echo(f"wrote {target}")
     return 0

@@ -174,10 +174,11 @@ def test_foreign_history_stops_run_before_building(ws: Path, tmp_path: Path, cap
 def test_history_flag_and_no_history(ws: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     run_doc(capsys, "--no-history")
-    assert not (ws / ".linkgate").exists()
+    # .linkgate/ holds run's lock; the history file is what --no-history leaves out.
+    assert not (ws / ".linkgate" / "history.sqlite").exists()
     rc, out, _ = lg(capsys, "cost")
     assert rc == 0 and "no history at" in out
-    assert not (ws / ".linkgate").exists()  # reading never creates the file
+    assert not (ws / ".linkgate" / "history.sqlite").exists()  # reading never creates the file
 
     elsewhere = tmp_path / "ci" / "h.sqlite"
     monkeypatch.setenv("LINKGATE_HISTORY", str(tmp_path / "env.sqlite"))

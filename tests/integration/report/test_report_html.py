@@ -69,6 +69,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
         mp.delenv("RUNNER_NAME")
         assert main(["history", "import", doc]) == 0
         out = base / "out" / "report.html"
+        out.parent.mkdir()
         assert main(["report", "html", "--output", str(out), "--title", "acme <rt> & co"]) == 0
     return out
 

@@ -25,7 +25,7 @@ def copy_demo(dest: Path) -> Path:
 
 
 def gate_of(ws: Path, linker: str):
-    cfg = config_mod.load(ws / "linkgate.toml")
+    cfg = config_mod.load(ws / "linkgate.toml", root=ws)
     return cfg, cfg.gate("smoke")
 
 

@@ -48,7 +48,7 @@ def load(tmp_path: Path, gate: str, manifest: str | None = None) -> config.Confi
     (tmp_path / "linkgate.toml").write_text(gate)
     if manifest is not None:
         (tmp_path / "Cargo.toml").write_text(manifest)
-    return config.load(tmp_path / "linkgate.toml")
+    return config.load(tmp_path / "linkgate.toml", root=tmp_path)
 
 
 MANIFEST = '[package]\nname = "app"\nversion = "0.1.0"\n\n[features]\ndefault = ["metal"]\nmetal = []\ncuda = []\n'
