@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from linkgate.cli import main
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "src/linkgate/data/schemas/sweep-1.json").read_text())
 
 
 def sweep_doc(ws, monkeypatch, capsys, *args: str) -> dict:
@@ -12,7 +15,11 @@ def sweep_doc(ws, monkeypatch, capsys, *args: str) -> dict:
     assert main(["run", "-q", "--format", "json"]) == 0, capsys.readouterr().out
     capsys.readouterr()
     assert main(["sweep", "smoke", "-q", "--format", "json", *args]) == 0
-    return json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)
+    import jsonschema
+
+    jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
+    return doc
 
 
 def by_directive(doc: dict) -> dict[str, list[dict]]:
