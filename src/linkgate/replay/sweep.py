@@ -38,7 +38,16 @@ CHANGES_OUTPUT = "changes-output"
 NOT_ON_LINE = "not-on-line"
 
 LINKER_NAMES = {"default": "rust-lld", "bfd": "GNU ld", "gold": "gold", "lld": "lld", "mold": "mold"}
-_DEFINITION = re.compile(r"^(?P<file>\S.*?): (?:[a-z]+ )*definition of (?P<sym>\S+)\s*$")
+# `--trace-symbol` lines: GNU ld prefixes its own path ("/usr/bin/ld.bfd: "),
+# mold "trace-symbol: ", lld says "shared definition of" for a DSO's symbol.
+_DEFINITION = re.compile(
+    r"^(?:\S*/ld(?:\.\w+)?: |trace-symbol: )?(?P<file>\S.*?): (?:[a-z]+ )*definition of (?P<sym>\S+)\s*$"
+)
+
+
+def definitions(lines: Sequence[str]) -> list[tuple[str, str]]:
+    """(file, symbol) for each definition a linker's ``--trace-symbol`` reported."""
+    return [(m.group("file"), m.group("sym")) for ln in lines if (m := _DEFINITION.match(ln))]
 
 
 @dataclass(frozen=True)
@@ -194,11 +203,10 @@ class LinkerSweep:
         if stem and names:
             trace = ["-Wl," + ",".join(f"--trace-symbol={n}" for n in names)]
             a = self._try(line, without, f".t{di}", extra=trace)
-            for ln in a.stdout_lines():
-                m = _DEFINITION.match(ln)
-                if m and os.path.basename(m.group("file")).startswith(stem):
-                    return (f"`{label}` is redundant under {self.name}: {self.name} resolves `{m.group('sym')}` "
-                            f"from {m.group('file')}{self._provider(di, line, label)}")
+            for file, sym in definitions(a.stdout_lines()):
+                if os.path.basename(file).startswith(stem):
+                    return (f"`{label}` is redundant under {self.name}: {self.name} resolves `{sym}` "
+                            f"from {file}{self._provider(di, line, label)}")
             return f"`{label}` is redundant under {self.name}: nothing in the link needs a symbol from it"
         return f"`{label}` is redundant under {self.name}: the link and its dynamic section are the same without it"
 
