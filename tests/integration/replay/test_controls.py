@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import copy_demo
+from demotest import copy_demo
 from lgtest import git_repo
 
 from linkgate.cli import main
