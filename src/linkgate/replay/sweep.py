@@ -29,7 +29,9 @@ from linkgate.config import Config, Gate
 from linkgate.gate import linkinputs
 from linkgate.replay import command, directives, elfinfo
 from linkgate.replay.directives import SourceDirective
-from linkgate.replay.run import Attempt, Recorded, ReplayRefused, attempt, diagnostics, load, require_fresh
+from linkgate.replay.run import (
+    Attempt, Recorded, RecordedLink, ReplayRefused, attempt, diagnostics, load, require_fresh,
+)
 
 LOAD_BEARING = "load-bearing"
 ORDER_SENSITIVE = "order-sensitive"
@@ -113,15 +115,28 @@ class LinkerSweep:
         for i, link in enumerate(recorded.links):
             args = tuple(command.arguments(link.record))
             self.lines.append(_Line(i, args, directives.claim(self.directives, args)))
-        base = [attempt(link, scratch, tag=".base") for link in recorded.links]
-        broken = [a for a in base if not a.ok]
-        if broken:
+        self.baseline: dict[str, elfinfo.DynamicView] = {}
+        for i, link in enumerate(recorded.links):
+            self.baseline[link.target + str(i)] = elfinfo.read(self._baseline_output(link))
+
+    def _baseline_output(self, link: RecordedLink) -> str:
+        """The recorded link's own output when it is still the file that link wrote
+        (its inputs were checked unchanged); otherwise a replay of it."""
+        rec = link.record
+        try:
+            mtime = os.stat(rec.output or "").st_mtime
+        except OSError:
+            mtime = -1.0
+        if rec.exit_status == 0 and rec.started - 1 <= mtime <= rec.ended + 1:
+            return str(rec.output)
+        a = attempt(link, self.scratch, tag=".base")
+        if not a.ok:
             raise ReplayRefused(
-                f"the recorded links of {recorded.gate!r} under {recorded.linker} fail as recorded "
-                f"({broken[0].link.target}); a sweep needs a link that works",
-                hint=f"fix the gate, then run it again: linkgate run {recorded.gate} --linker {recorded.linker}",
+                f"the recorded links of {self.recorded.gate!r} under {self.recorded.linker} fail as recorded "
+                f"({link.target}); a sweep needs a link that works",
+                hint=f"fix the gate, then run it again: linkgate run {self.recorded.gate} --linker {self.recorded.linker}",
             )
-        self.baseline = {a.link.target + str(i): elfinfo.read(a.output) for i, a in enumerate(base)}
+        return a.output
 
     def _try(self, line: _Line, args: Sequence[str], tag: str, extra: Sequence[str] = ()) -> Attempt:
         return attempt(self.recorded.links[line.index], self.scratch, args=args, tag=tag, extra=extra)
