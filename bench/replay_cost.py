@@ -14,6 +14,7 @@ Usage: python bench/replay_cost.py [REPEATS]
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -56,6 +57,7 @@ def bare_links(ws: Path) -> float:
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     ws = workspace(linkers='["bfd"]', extra=CONTROLS)
+    os.chdir(ws)  # linkgate takes the repository root from where it runs
     timed([*LINKGATE, "run", "-q"], ws)
     cfg = config_mod.load(ws / "linkgate.toml")
 

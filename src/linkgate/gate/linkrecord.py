@@ -73,3 +73,16 @@ def read_records(target_dir: Path, since: float | None = None) -> list[LinkRecor
         if since is None or rec.started >= since:
             records.append(rec)
     return sorted(records, key=lambda r: r.started)
+
+
+def read_ids(target_dir: Path, ids: list[str]) -> list[LinkRecord]:
+    """The named records (``LinkRecord.id``), oldest first; unreadable ones are skipped."""
+    folder = target_dir / LINKS_DIR
+    records = []
+    for rid in ids:
+        path = folder / f"{rid}.json"
+        try:
+            records.append(from_json(json.loads(path.read_text()), path))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return sorted(records, key=lambda r: r.started)

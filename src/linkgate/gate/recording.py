@@ -23,12 +23,20 @@ from linkgate.gate.linkrecord import LINKS_DIR, LinkRecord, read_records
 LAST_RUN = "last-run.state"  # not *.json: read_records globs those
 
 
+KEEP_RECORDS = 1000
+
+
 def begin(tdir: Path) -> float:
-    """Drop the kept inputs of earlier runs (only the last run is replayable)."""
+    """Drop the kept inputs of earlier runs (only the last run is replayable),
+    and all but the newest records, so the folder stays bounded."""
     folder = tdir / LINKS_DIR
     if folder.is_dir():
         for child in folder.glob("*.inputs"):
             shutil.rmtree(child, ignore_errors=True)
+        # Record names start with the start time in microseconds, a fixed-width number for centuries.
+        old = sorted(folder.glob("*.json"))[:-KEEP_RECORDS]
+        for path in old:
+            path.unlink(missing_ok=True)
     return time.time()
 
 

@@ -58,9 +58,11 @@ def ensure(tdir: Path, env: Mapping[str, str]) -> Path:
     c_file = exe.with_name(f".{WRAPPER_NAME}.{os.getpid()}.c")
     tmp = exe.with_name(f".{WRAPPER_NAME}.{os.getpid()}")
     c_file.write_bytes(src)
+    import shlex
+
     cc = env.get("CC") or "cc"
     try:
-        proc.run([cc, "-O2", "-o", str(tmp), str(c_file)], env=env)
+        proc.run([*shlex.split(cc), "-O2", "-o", str(tmp), str(c_file)], env=env)
     except (CommandFailed, ToolNotFound) as exc:
         raise ToolNotFound(
             f"cannot compile linkgate's link recorder with {cc}: {exc.message.splitlines()[0]}",

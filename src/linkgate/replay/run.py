@@ -21,7 +21,7 @@ from linkgate import proc
 from linkgate.config import Config, Gate
 from linkgate.errors import LinkgateError
 from linkgate.gate import layout, recording
-from linkgate.gate.linkrecord import LinkRecord, read_records
+from linkgate.gate.linkrecord import LinkRecord, read_ids
 from linkgate.gate.run import ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact
 from linkgate.replay import command
 
@@ -85,14 +85,13 @@ def load(config: Config, gate: Gate, linker: str) -> Recorded:
     if state is None or state.get("gate") != gate.name:
         raise ReplayRefused(f"no recorded link for gate {gate.name!r} under {linker} in {tdir}",
                             hint=_again(gate.name, linker))
-    ids = set(state.get("records", []))
     targets = {ln.get("record"): ln.get("target") for ln in state.get("links", [])}
     kinds = {a.get("target"): a.get("kind", "?") for a in state.get("artifacts", [])}
     latest: dict[str, LinkRecord] = {}
-    for rec in read_records(tdir):
+    for rec in read_ids(tdir, [str(i) for i in state.get("records", [])]):
         # rustc retries without -fuse-ld=lld when cc rejects it: the last
         # attempt per output is the link that counted.
-        if rec.id in ids and rec.output and not _is_build_script(rec):
+        if rec.output and not _is_build_script(rec):
             latest[rec.output] = rec
     links = tuple(
         RecordedLink(rec, str(targets.get(rec.id) or _target_from_output(rec.output or "")),

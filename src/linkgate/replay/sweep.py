@@ -29,7 +29,9 @@ from linkgate.config import Config, Gate
 from linkgate.gate import linkinputs
 from linkgate.replay import command, directives, elfinfo
 from linkgate.replay.directives import SourceDirective
-from linkgate.replay.run import Attempt, Recorded, ReplayRefused, attempt, diagnostics, load, require_fresh
+from linkgate.replay.run import (
+    Attempt, Recorded, RecordedLink, ReplayRefused, attempt, diagnostics, load, require_fresh,
+)
 
 LOAD_BEARING = "load-bearing"
 ORDER_SENSITIVE = "order-sensitive"
@@ -38,7 +40,16 @@ CHANGES_OUTPUT = "changes-output"
 NOT_ON_LINE = "not-on-line"
 
 LINKER_NAMES = {"default": "rust-lld", "bfd": "GNU ld", "gold": "gold", "lld": "lld", "mold": "mold"}
-_DEFINITION = re.compile(r"^(?P<file>\S.*?): (?:[a-z]+ )*definition of (?P<sym>\S+)\s*$")
+# `--trace-symbol` lines: GNU ld prefixes its own path ("/usr/bin/ld.bfd: "),
+# mold "trace-symbol: ", lld says "shared definition of" for a DSO's symbol.
+_DEFINITION = re.compile(
+    r"^(?:\S*/ld(?:\.\w+)?: |trace-symbol: )?(?P<file>\S.*?): (?:[a-z]+ )*definition of (?P<sym>\S+)\s*$"
+)
+
+
+def definitions(lines: Sequence[str]) -> list[tuple[str, str]]:
+    """(file, symbol) for each definition a linker's ``--trace-symbol`` reported."""
+    return [(m.group("file"), m.group("sym")) for ln in lines if (m := _DEFINITION.match(ln))]
 
 
 @dataclass(frozen=True)
@@ -104,15 +115,28 @@ class LinkerSweep:
         for i, link in enumerate(recorded.links):
             args = tuple(command.arguments(link.record))
             self.lines.append(_Line(i, args, directives.claim(self.directives, args)))
-        base = [attempt(link, scratch, tag=".base") for link in recorded.links]
-        broken = [a for a in base if not a.ok]
-        if broken:
+        self.baseline: dict[str, elfinfo.DynamicView] = {}
+        for i, link in enumerate(recorded.links):
+            self.baseline[link.target + str(i)] = elfinfo.read(self._baseline_output(link))
+
+    def _baseline_output(self, link: RecordedLink) -> str:
+        """The recorded link's own output when it is still the file that link wrote
+        (its inputs were checked unchanged); otherwise a replay of it."""
+        rec = link.record
+        try:
+            mtime = os.stat(rec.output or "").st_mtime
+        except OSError:
+            mtime = -1.0
+        if rec.exit_status == 0 and rec.started - 1 <= mtime <= rec.ended + 1:
+            return str(rec.output)
+        a = attempt(link, self.scratch, tag=".base")
+        if not a.ok:
             raise ReplayRefused(
-                f"the recorded links of {recorded.gate!r} under {recorded.linker} fail as recorded "
-                f"({broken[0].link.target}); a sweep needs a link that works",
-                hint=f"fix the gate, then run it again: linkgate run {recorded.gate} --linker {recorded.linker}",
+                f"the recorded links of {self.recorded.gate!r} under {self.recorded.linker} fail as recorded "
+                f"({link.target}); a sweep needs a link that works",
+                hint=f"fix the gate, then run it again: linkgate run {self.recorded.gate} --linker {self.recorded.linker}",
             )
-        self.baseline = {a.link.target + str(i): elfinfo.read(a.output) for i, a in enumerate(base)}
+        return a.output
 
     def _try(self, line: _Line, args: Sequence[str], tag: str, extra: Sequence[str] = ()) -> Attempt:
         return attempt(self.recorded.links[line.index], self.scratch, args=args, tag=tag, extra=extra)
@@ -194,11 +218,10 @@ class LinkerSweep:
         if stem and names:
             trace = ["-Wl," + ",".join(f"--trace-symbol={n}" for n in names)]
             a = self._try(line, without, f".t{di}", extra=trace)
-            for ln in a.stdout_lines():
-                m = _DEFINITION.match(ln)
-                if m and os.path.basename(m.group("file")).startswith(stem):
-                    return (f"`{label}` is redundant under {self.name}: {self.name} resolves `{m.group('sym')}` "
-                            f"from {m.group('file')}{self._provider(di, line, label)}")
+            for file, sym in definitions(a.stdout_lines()):
+                if os.path.basename(file).startswith(stem):
+                    return (f"`{label}` is redundant under {self.name}: {self.name} resolves `{sym}` "
+                            f"from {file}{self._provider(di, line, label)}")
             return f"`{label}` is redundant under {self.name}: nothing in the link needs a symbol from it"
         return f"`{label}` is redundant under {self.name}: the link and its dynamic section are the same without it"
 

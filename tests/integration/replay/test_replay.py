@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import copy_demo
+from demotest import copy_demo
 
 from linkgate.cli import main
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from linkgate.cli import main
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "src/linkgate/data/schemas/sweep-1.json").read_text())
 
 
 def sweep_doc(ws, monkeypatch, capsys, *args: str) -> dict:
@@ -12,7 +16,11 @@ def sweep_doc(ws, monkeypatch, capsys, *args: str) -> dict:
     assert main(["run", "-q", "--format", "json"]) == 0, capsys.readouterr().out
     capsys.readouterr()
     assert main(["sweep", "smoke", "-q", "--format", "json", *args]) == 0
-    return json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)
+    import jsonschema
+
+    jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
+    return doc
 
 
 def by_directive(doc: dict) -> dict[str, list[dict]]:
@@ -40,7 +48,7 @@ def test_sweep_classifies_each_directive_under_gnu_ld_and_rust_lld(ring_workspac
     for linker in ("default", "bfd"):
         j = extra_c["linkers"][linker]
         assert j["status"] == "redundant", j
-        assert "libc.so.6" in j["detail"] and "rustc's own `-lc`" in j["detail"], j["detail"]
+        assert re.search(r"resolves `\w+` from /\S*/libc\.so\.6 pulled in by rustc's own `-lc`$", j["detail"]), j
 
     # mutually dependent static archives: order matters to GNU ld only
     rings = items["-lringa"] + items["-lringb"]

@@ -24,8 +24,10 @@ def copy_demo(dest: Path) -> Path:
     return dest
 
 
-def gate_of(ws: Path, linker: str):
-    cfg = config_mod.load(ws / "linkgate.toml", root=ws)
+def gate_of(ws: Path, monkeypatch):
+    # The repository root is where linkgate runs from, as on the command line.
+    monkeypatch.chdir(ws)
+    cfg = config_mod.load(ws / "linkgate.toml")
     return cfg, cfg.gate("smoke")
 
 
@@ -52,11 +54,11 @@ def linker_comment(exe: Path) -> str:
 
 
 @pytest.mark.parametrize("linker", ["default", "bfd", "gold", "mold", "lld"])
-def test_same_link_with_and_without_the_wrapper(tmp_path, linker):
+def test_same_link_with_and_without_the_wrapper(tmp_path, monkeypatch, linker):
     outcomes = {}
     for recorded in (False, True):
         ws = copy_demo(tmp_path / f"ws-{recorded}")
-        cfg, gate = gate_of(ws, linker)
+        cfg, gate = gate_of(ws, monkeypatch)
         res = run_gate(cfg, gate, linker, record_links=recorded)
         assert res.verdict == "linked", res.to_dict()
         exe = smoke_exe(res)
@@ -71,9 +73,9 @@ def test_same_link_with_and_without_the_wrapper(tmp_path, linker):
     assert "libhelper.so" in outcomes[True][0]
 
 
-def test_records_each_link_and_a_warm_rerun_stays_warm(tmp_path):
+def test_records_each_link_and_a_warm_rerun_stays_warm(tmp_path, monkeypatch):
     ws = copy_demo(tmp_path / "ws")
-    cfg, gate = gate_of(ws, "bfd")
+    cfg, gate = gate_of(ws, monkeypatch)
     first = run_gate(cfg, gate, "bfd")
     assert first.verdict == "linked"
     tdir = Path(first.target_dir)
@@ -97,17 +99,17 @@ def test_records_each_link_and_a_warm_rerun_stays_warm(tmp_path):
     assert [ln["target"] for ln in second.links] == [a.target for a in second.linked]
 
 
-def test_failed_link_is_recorded_with_its_status(tmp_path):
+def test_failed_link_is_recorded_with_its_status(tmp_path, monkeypatch):
     ws = copy_demo(tmp_path / "ws")
     (ws / "build.rs").write_text((ws / "build.rs").read_text().replace(*DROP_UTIL))
-    cfg, gate = gate_of(ws, "bfd")
+    cfg, gate = gate_of(ws, monkeypatch)
     res = run_gate(cfg, gate, "bfd")
     assert res.verdict == "link-failed"
     failed = [ln for ln in res.links if ln["exit_status"] != 0]
     assert failed and all("link_smoke" in ln["output"] or "nativelink" in ln["output"] for ln in failed)
 
 
-def test_configured_target_linker_is_what_runs(tmp_path):
+def test_configured_target_linker_is_what_runs(tmp_path, monkeypatch):
     ws = copy_demo(tmp_path / "ws")
     log = tmp_path / "mycc.log"
     script = ws / "tools" / "mycc"
@@ -117,7 +119,7 @@ def test_configured_target_linker_is_what_runs(tmp_path):
     triple = wrapper.host_triple()
     (ws / ".cargo").mkdir()
     (ws / ".cargo" / "config.toml").write_text(f'[target.{triple}]\nlinker = "tools/mycc"\n')
-    cfg, gate = gate_of(ws, "default")
+    cfg, gate = gate_of(ws, monkeypatch)
     res = run_gate(cfg, gate, "default")
     assert res.verdict == "linked", res.to_dict()
     assert log.read_text().count("called") == len(res.links) >= 2
