@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "surface": ("linkgate.commands.surface", "List the files and variables that can change a gate's link line."),
     "audit": ("linkgate.commands.audit", "Show which feature sets CI checks but never links."),
     "demo": ("linkgate.commands.demo", "Run linkgate on an embedded example workspace."),
+    "ci": ("linkgate.commands.ci", "Write a gate's CI job into a workflow (ci github)."),
+    "env-from": ("linkgate.commands.env_from", "Write a script's `export VAR=value` lines to $GITHUB_ENV."),
 }
 
 
