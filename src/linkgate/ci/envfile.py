@@ -150,24 +150,36 @@ def _double(text: str, i: int, line: int, buf: list[str], scope: Mapping[str, st
 
 
 def _ansi(text: str, i: int, line: int, buf: list[str]) -> tuple[int, int]:
+    """``$'...'``: escapes as bash reads them. ``\\NNN`` and ``\\xHH`` are bytes
+    (``printf %q`` writes UTF-8 that way), so the value is built as bytes."""
     n = len(text)
+    out = bytearray()
     while i < n:
         c = text[i]
         if c == "'":
+            buf.append(out.decode("utf-8", errors="replace"))
             return i + 1, line
         if c == "\\" and i + 1 < n:
             nxt = text[i + 1]
             if nxt in _ANSI:
-                buf.append(_ANSI[nxt])
+                out += _ANSI[nxt].encode()
                 i += 2
                 continue
-            if nxt in "xu" and (m := re.match(r"[0-9A-Fa-f]{1,%d}" % (2 if nxt == "x" else 4), text[i + 2 :])):
-                buf.append(chr(int(m.group(), 16)))
+            if nxt == "x" and (m := re.match(r"[0-9A-Fa-f]{1,2}", text[i + 2 :])):
+                out.append(int(m.group(), 16))
                 i += 2 + len(m.group())
+                continue
+            if nxt in "uU" and (m := re.match(r"[0-9A-Fa-f]{1,%d}" % (4 if nxt == "u" else 8), text[i + 2 :])):
+                out += chr(int(m.group(), 16)).encode("utf-8", errors="replace")
+                i += 2 + len(m.group())
+                continue
+            if (m := re.match(r"[0-7]{1,3}", text[i + 1 :])):
+                out.append(int(m.group(), 8) & 0xFF)
+                i += 1 + len(m.group())
                 continue
         if c == "\n":
             line += 1
-        buf.append(c)
+        out += c.encode("utf-8", errors="surrogatepass")
         i += 1
     raise EnvSyntaxError("unterminated $'...' quote", line)
 
