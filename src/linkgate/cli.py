@@ -28,6 +28,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("linkgate.commands.audit", "Show which feature sets CI checks but never links."),
     "demo": ("linkgate.commands.demo", "Run linkgate on an embedded example workspace."),
     "ci": ("linkgate.commands.ci", "Write a gate's CI job into a workflow (ci github)."),
+    "matrix": ("linkgate.commands.matrix", "Print the (gate, linker, runs-on) legs for a CI matrix."),
+    "report": ("linkgate.commands.report", "Combine legs' reports into one (report merge)."),
     "env-from": ("linkgate.commands.env_from", "Write a script's `export VAR=value` lines to $GITHUB_ENV."),
 }
 

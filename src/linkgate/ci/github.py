@@ -28,6 +28,7 @@ class Options:
     after: str | None = None       # insert the job after this job id
     version: str = "0"
     command: str = "linkgate ci github"
+    matrix: bool = False
 
 
 @dataclass
@@ -101,10 +102,10 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
     if opts.trigger == "schedule":
         target = opts.workflow.parent / f"linkgate-{jid}.yml"
         old = _read(target)
-        text = _scheduled_workflow(gate, opts.cron or "", _block(2, jid, lines, {jid: job.gate_job(spec)}))
+        text = _scheduled_workflow(gate, opts.cron or "", _block(2, jid, lines, _jobs(spec, opts)))
         if old is not None:
             wf = WorkflowText(old, _rel(cfg, target))
-            wf.put_job(jid, _block(_indent(wf), jid, lines, {jid: job.gate_job(spec)}))
+            wf.put_job(jid, _block(_indent(wf), jid, lines, _jobs(spec, opts)))
             text = wf.text
         result.edits[target] = (old, text)
         result.preview = text
@@ -116,7 +117,7 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
         wf = WorkflowText(old, _rel(cfg, opts.workflow))
         if opts.trigger == "paths":
             spec = _apply_filter(cfg, gate, wf, spec, opts)
-        block = _block(_indent(wf), jid, lines, {jid: job.gate_job(spec)})
+        block = _block(_indent(wf), jid, lines, _jobs(spec, opts))
         wf.put_job(jid, block, after=opts.after)
         _verify(wf, jid)
         result.edits[opts.workflow] = (old, wf.text)
@@ -129,6 +130,10 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
         old_cfg = _read(path)
         result.edits[path] = (old_cfg, runners.declare_labels(old_cfg, labels))
     return result
+
+
+def _jobs(spec: job.JobSpec, opts: Options) -> dict[str, object]:
+    return dict(job.matrix_jobs(spec)) if opts.matrix else {job.job_id(spec.gate): job.gate_job(spec)}
 
 
 def _apply_filter(cfg: Config, gate: Gate, wf: WorkflowText, spec: job.JobSpec, opts: Options) -> job.JobSpec:

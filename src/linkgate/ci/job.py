@@ -178,3 +178,60 @@ def _convert(value: Any, literal: Any) -> Any:
     if isinstance(value, str) and "\n" in value:
         return literal(value)
     return value
+
+
+def matrix_jobs(spec: JobSpec) -> dict[str, Any]:
+    """Plan, leg and merge jobs: one leg per linker, each on the gate's runner."""
+    gate, jid = spec.gate, job_id(spec.gate)
+    plan_id, merge_id = f"{jid}-plan", f"{jid}-merge"
+    plan: dict[str, Any] = {"name": f"link gate {gate.name}: plan"}
+    if spec.trigger == "paths" and spec.filter_job:
+        plan["needs"] = spec.filter_job
+    cond = _condition(spec)
+    if cond:
+        plan["if"] = cond
+    plan.update({
+        "runs-on": "ubuntu-latest",
+        "permissions": {"contents": "read"},
+        "outputs": {"matrix": "${{ steps.plan.outputs.matrix }}"},
+        "steps": [checkout_step(), install_step(spec.version),
+                  {"id": "plan", "run": f'echo "matrix=$(linkgate matrix {gate.name})" >> "$GITHUB_OUTPUT"\n'}],
+    })
+    leg = gate_job(spec)
+    leg["name"] = f"link gate {gate.name} (${{{{ matrix.linker }}}})"
+    leg["needs"] = plan_id
+    leg.pop("if", None)  # the plan carries the guard and the trigger; skipped plan, skipped legs
+    leg = {**{k: leg[k] for k in ("name", "needs")},
+           "strategy": {"fail-fast": False, "matrix": f"${{{{ fromJSON(needs.{plan_id}.outputs.matrix) }}}}"},
+           "runs-on": "${{ matrix.runs-on }}",
+           **{k: v for k, v in leg.items() if k not in ("name", "needs", "runs-on")}}
+    leg["concurrency"] = dict(leg["concurrency"])
+    leg["concurrency"]["group"] = (f"linkgate-{jid}-${{{{ matrix.linker }}}}-"
+                                   "${{ github.event.pull_request.number || github.sha }}")
+    leg["env"] = {**leg.get("env", {}), "LINKGATE_LEG": "${{ matrix.gate }}:${{ matrix.linker }}"}
+    for step in leg["steps"]:
+        if step.get("name") == f"Link {gate.name}":
+            step["run"] = 'linkgate run --only "$LINKGATE_LEG" --format json --output linkgate-leg.json\n'
+        if step.get("name") == "Keep the link report":
+            step["with"] = {"name": f"linkgate-{jid}-${{{{ matrix.linker }}}}", "path": "linkgate-leg.json",
+                            "if-no-files-found": "ignore"}
+    merge = {
+        "name": f"link gate {gate.name}: verdict",
+        "needs": [plan_id, jid],
+        # Runs when legs failed too: a failed or missing leg must turn the verdict red.
+        "if": f"always() && needs.{plan_id}.result == 'success'",
+        "runs-on": "ubuntu-latest",
+        "permissions": {"contents": "read"},
+        "env": {"LINKGATE_MATRIX": f"${{{{ needs.{plan_id}.outputs.matrix }}}}"},
+        "steps": [install_step(spec.version),
+                  {"uses": pins.uses("actions/download-artifact"),
+                   "with": {"pattern": f"linkgate-{jid}-*", "path": "legs"}},
+                  {"name": "One verdict from every leg",
+                   "run": 'shopt -s nullglob\n'
+                   'linkgate report merge --expect "$LINKGATE_MATRIX" --format json --output linkgate-verdict.json '
+                   'legs/*/linkgate-leg.json\n'},
+                  {"if": "always()", "uses": pins.uses("actions/upload-artifact"),
+                   "with": {"name": f"linkgate-{jid}-verdict", "path": "linkgate-verdict.json",
+                            "if-no-files-found": "ignore"}}],
+    }
+    return {plan_id: plan, jid: leg, merge_id: merge}

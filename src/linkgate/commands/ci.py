@@ -27,11 +27,12 @@ def command() -> None:
               help="every-pr | paths | schedule:CRON (a separate workflow file).")
 @click.option("--repository", default=None, help="owner/name for the self-hosted fork guard (default: git remote).")
 @click.option("--after", default=None, help="Insert the job after this job (default: after the last job).")
+@click.option("--matrix", "matrix", is_flag=True, help="One job per linker (plan, legs, merge) instead of one job.")
 @click.option("--write", "mode", flag_value="write", help="Insert or update the job in the workflow.")
 @click.option("--check", "mode", flag_value="check", help="Exit 1 when the workflow differs from what --write would write.")
 @config_option
 def github(gate: str, workflow: str, trigger: str, repository: str | None, after: str | None,
-           mode: str | None, config_path: str | None) -> int:
+           matrix: bool, mode: str | None, config_path: str | None) -> int:
     """Print (default), --write or --check the GitHub Actions job for GATE."""
     from linkgate import __version__
     from linkgate import config as config_mod
@@ -44,6 +45,7 @@ def github(gate: str, workflow: str, trigger: str, repository: str | None, after
     opts = gh.Options(
         workflow=(cfg.root / workflow).resolve(), trigger=kind, cron=cron,
         repository=repository or _remote_repository(cfg.root), after=after, version=__version__,
+        matrix=matrix,
     )
     result = gh.plan(cfg, selected, facts_mod.gather(cfg, selected), opts)
     for note in result.notes:

@@ -178,3 +178,19 @@ def test_unknown_trigger_and_job_are_one_line_errors(repo: Path, capsys: pytest.
     assert main(["ci", "github", "xla-link", "--write", "--after", "nope"]) == 2
     assert "no job 'nope'" in capsys.readouterr().err
     assert main(["ci", "github", "nope"]) == 2
+
+
+def test_matrix_mode_writes_plan_legs_and_merge(repo: Path) -> None:
+    assert main(["ci", "github", "xla-link", "--trigger", "paths", "--matrix", "--write"]) == 0
+    doc = yaml.safe_load((repo / WF).read_text())
+    plan, leg, merge = doc["jobs"]["xla-link-plan"], doc["jobs"]["xla-link"], doc["jobs"]["xla-link-merge"]
+    assert "github.repository == 'rtlab/rtcore'" in plan["if"] and plan["needs"] == "changes"
+    assert leg["strategy"]["matrix"] == "${{ fromJSON(needs.xla-link-plan.outputs.matrix) }}"
+    assert leg["runs-on"] == "${{ matrix.runs-on }}"
+    assert any('linkgate run --only "$LINKGATE_LEG"' in s.get("run", "") for s in leg["steps"])
+    assert merge["if"].startswith("always()")
+    assert any("linkgate report merge --expect" in s.get("run", "") for s in merge["steps"])
+    assert actionlint(repo, repo / WF) == []
+    assert zizmor(repo / WF) == []
+    assert main(["ci", "github", "xla-link", "--trigger", "paths", "--matrix", "--check"]) == 0
+    assert main(["ci", "github", "xla-link", "--trigger", "paths", "--check"]) == 1
