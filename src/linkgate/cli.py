@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -27,9 +28,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "surface": ("linkgate.commands.surface", "List the files and variables that can change a gate's link line."),
     "audit": ("linkgate.commands.audit", "Show which feature sets CI checks but never links."),
     "demo": ("linkgate.commands.demo", "Run linkgate on an embedded example workspace."),
+    "cost": ("linkgate.commands.cost", "Show what each gate costs and the job timeout to set."),
+    "history": ("linkgate.commands.history", "Import run documents from other runners into the history."),
+    "replay": ("linkgate.commands.replay", "Link a gate's recorded link commands again, without cargo."),
+    "sweep": ("linkgate.commands.sweep", "Find which build-script link directives are load-bearing."),
+    "coverage": ("linkgate.commands.coverage", "Show which link recipes recorded runs linked and which none did."),
+    "report": ("linkgate.commands.report", "Render reports over the run history (html) or merge legs (merge)."),
     "ci": ("linkgate.commands.ci", "Write a gate's CI job into a workflow (ci github)."),
     "matrix": ("linkgate.commands.matrix", "Print the (gate, linker, runs-on) legs for a CI matrix."),
-    "report": ("linkgate.commands.report", "Combine legs' reports into one (report merge)."),
     "env-from": ("linkgate.commands.env_from", "Write a script's `export VAR=value` lines to $GITHUB_ENV."),
 }
 
@@ -129,9 +135,73 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.return_code
     except BrokenPipeError:
         return EXIT_ERROR
+    except Exception as exc:  # noqa: BLE001 - the one place a bug becomes one line, not a traceback
+        import os
+
+        if os.environ.get("LINKGATE_DEBUG") == "1":
+            raise
+        return _crash(exc)
     if rv is None:
         return 0
     return int(rv)
+
+
+def _crash(exc: BaseException) -> int:
+    """Keep the traceback for the bug report, show the user one line."""
+    import os
+    import time
+    import traceback
+
+    text = (
+        f"linkgate {__version__}, {time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n"
+        f"argv: {sys.argv!r}\ncwd: {os.getcwd()}\n\n" + "".join(traceback.format_exception(exc))
+    )
+    try:
+        cwd = Path.cwd()
+    except OSError:  # the working directory was deleted under us
+        cwd = Path(tempfile_dir())
+    log = _write_crash_log(cwd, text)
+    first = (str(exc).strip().splitlines() or [""])[0]
+    what = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+    if log is not None:
+        root = log.parent.parent  # <root>/.linkgate/crash.log
+        inside = log.parent.name == ".linkgate" and cwd.is_relative_to(root)
+        shown = os.path.relpath(log, cwd) if inside else str(log)
+        _print_error(f"internal error: {what}, see `{shown}`")
+    else:
+        _print_error(f"internal error: {what} (the traceback could not be saved; rerun with LINKGATE_DEBUG=1)")
+    return EXIT_ERROR
+
+
+def tempfile_dir() -> str:
+    import tempfile
+
+    return tempfile.gettempdir()
+
+
+def _write_crash_log(cwd: Path, text: str) -> Path | None:
+    """``.linkgate/crash.log`` at the repository root; outside a repository (or
+    when it is read-only) a file in the temp dir, never a stray ``.linkgate/``."""
+    import os
+    import tempfile
+
+    from linkgate.config import repository_root
+    from linkgate.statedir import ensure
+
+    root = repository_root(cwd)
+    if root is not None:
+        try:
+            log = ensure(root) / "crash.log"
+            log.write_text(text, encoding="utf-8")
+            return log
+        except OSError:
+            pass
+    try:
+        log = Path(tempfile.gettempdir()) / f"linkgate-crash-{os.getpid()}.log"
+        log.write_text(text, encoding="utf-8")
+        return log
+    except OSError:
+        return None
 
 
 def _print_error(message: str) -> None:

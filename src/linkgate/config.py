@@ -8,6 +8,7 @@ no positions, so ``linkgate.tomlsource`` finds lines in the raw text itself.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -47,6 +48,14 @@ class Control:
     expect_match: str | None = None
     line: int | None = None
     key_lines: Mapping[str, int] = field(default_factory=dict)
+    # drop-directive = "-lc" (a link-line argument a build script printed) or
+    # { lib = "static=foo" } (a rustc-link-lib value): judged by replay, no file changes.
+    drop_directive: str | None = None
+    drop_lib: str | None = None
+
+    @property
+    def drops_directive(self) -> bool:
+        return self.drop_directive is not None or self.drop_lib is not None
 
     def line_of(self, key: str) -> int | None:
         return self.key_lines.get(key.split(".", 1)[0], self.line)
@@ -94,11 +103,33 @@ class AuditConfig:
 
 
 @dataclass(frozen=True)
+class Recipe:
+    """A named link recipe: a branch of a build script and the conditions that select it."""
+
+    name: str
+    when_env: tuple[str, ...] = ()        # every variable set
+    unless_env: tuple[str, ...] = ()      # none of these set (the later arms of an if/else-if chain)
+    when_target: str | None = None        # glob on the target triple
+    unless_target: str | None = None
+    when_features: tuple[str, ...] = ()   # every feature enabled
+    file: str | None = None               # the branch in the build script, relative to the root
+    line: int | None = None
+    config_line: int | None = None
+
+    @property
+    def location(self) -> str | None:
+        if self.file is None:
+            return None
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path
     root: Path
     gates: tuple[Gate, ...]
     audit: AuditConfig = AuditConfig()
+    recipes: tuple[Recipe, ...] = ()
 
     def select(self, names: Sequence[str]) -> tuple[Gate, ...]:
         if not self.gates:
@@ -150,11 +181,23 @@ CONTROL_KEYS: dict[str, str] = {
     "patch": "str",
     "expect-kind": "str",
     "expect-match": "str",
+    "drop-directive": "str|table",
 }
+DROP_DIRECTIVE_KEYS = {"lib": "str"}
 REPLACE_KEYS = {"pattern": "str", "with": "str"}
 AUDIT_KEYS = {"severity": "table[str]", "ignore": "list[table]"}
 AUDIT_IGNORE_KEYS = {"finding": "str", "reason": "str", "match": "str"}
-TOP_KEYS = {"gate": "list[table]", "audit": "table"}
+RECIPE_KEYS: dict[str, str] = {
+    "name": "str",
+    "when-env": "list[str]",
+    "unless-env": "list[str]",
+    "when-target": "str",
+    "unless-target": "str",
+    "when-features": "list[str]",
+    "file": "str",
+    "line": "int",
+}
+TOP_KEYS = {"gate": "list[table]", "audit": "table", "recipe": "list[table]"}
 
 
 def _cargo_metadata_table(data: Mapping[str, Any]) -> tuple[Mapping[str, Any], str] | None:
@@ -167,7 +210,18 @@ def _cargo_metadata_table(data: Mapping[str, Any]) -> tuple[Mapping[str, Any], s
     return None
 
 
-def find_config(start: Path) -> Path:
+def repository_root(start: Path) -> Path | None:
+    """The git top-level above *start*: the nearest directory holding ``.git``
+    (a directory, or a file in a submodule or a linked worktree). A walk, not
+    ``git rev-parse``, because should-run starts on every pull request."""
+    here = start.resolve()
+    for directory in (here, *here.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def find_config(start: Path, stop: Path | None = None) -> Path:
     """Walk up from *start* to the repository root looking for configuration."""
     here = start.resolve()
     for directory in (here, *here.parents):
@@ -182,7 +236,7 @@ def find_config(start: Path) -> Path:
                 data = {}
             if _cargo_metadata_table(data) is not None:
                 return manifest
-        if (directory / ".git").exists():
+        if (directory / ".git").exists() or directory == stop:
             break
     raise ConfigError(
         f"no linkgate configuration found from {here} up to the repository root",
@@ -191,10 +245,27 @@ def find_config(start: Path) -> Path:
     )
 
 
-def load(path: str | Path | None = None, start: Path | None = None) -> Config:
-    """Load configuration from *path*, or discover it from *start* (cwd)."""
+def load(path: str | Path | None = None, start: Path | None = None, root: str | Path | None = None) -> Config:
+    """Load configuration from *path*, or discover it from *start* (cwd).
+
+    The repository root is *root* (``--repo``), else the git top-level of
+    *start*, never the configuration's directory: ``--config ci/linkgate.toml``
+    must not make ``ci/`` the root. Outside git it is the directory of the
+    discovered configuration, or *start* when a path was given.
+    """
+    here = (start or Path.cwd()).resolve()
+    top: Path | None
+    if root is not None:
+        top = Path(root).resolve()
+        if not top.is_dir():
+            raise ConfigError(f"--repo {root}: not a directory", hint="pass the repository's top-level directory")
+    else:
+        top = repository_root(here)
     if path is None:
-        cfg_path = find_config(start or Path.cwd())
+        # From the working directory when it is inside the root (a crate's own
+        # [package.metadata.linkgate]), else from the root itself.
+        search = here if top is None or here == top or top in here.parents else top
+        cfg_path = find_config(search, stop=top)
     else:
         cfg_path = Path(path)
         if not cfg_path.is_file():
@@ -213,21 +284,29 @@ def load(path: str | Path | None = None, start: Path | None = None) -> Config:
                 hint="add one, or create linkgate.toml",
             )
         data, prefix = dict(found[0]), found[1]
-    return _build(cfg_path, data, _Locator(text, prefix), prefix)
+    if top is None:
+        top = cfg_path.parent if path is None else here
+    return _build(cfg_path, data, _Locator(text, prefix), prefix, top)
 
 
-def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str) -> Config:
+def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str, root: Path) -> Config:
     v = _Validator(path, loc, prefix)
     v.check_keys(data, TOP_KEYS, "", lambda k: loc.table(k) or loc.key_line(0, 10**9, k))
     raw_gates = data.get("gate", [])
-    if not raw_gates and "audit" not in data:
+    if not raw_gates and "audit" not in data and "recipe" not in data:
         raise v.fail("no gates configured", 1, "gate", hint="add a [[gate]] table with a name and cargo = [...]")
     gates: list[Gate] = []
     seen: dict[str, int] = {}
     for i, raw in enumerate(raw_gates):
         gates.append(_build_gate(v, loc, i, raw, seen))
     audit = _build_audit(v, loc, data.get("audit", {}))
-    return Config(path=path, root=path.parent, gates=tuple(gates), audit=audit)
+    recipes = _build_recipes(v, loc, data.get("recipe", []))
+    config = Config(path=path, root=root, gates=tuple(gates), audit=audit, recipes=recipes)
+    # Checked once the root is known: working-directory is relative to it.
+    for i, gate in enumerate(config.gates):
+        if gate.cargo is not None:
+            _check_links(v, gate, config.root, loc.gate(i, "cargo"))
+    return config
 
 
 _GATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -361,17 +440,20 @@ def _build_control(
 
     where = f"gate.{gate}.control[{ci}]"
     v.check_keys(raw, CONTROL_KEYS, where, line_of)
-    for key in ("name", "file"):
+    drop = _build_drop(v, raw, line_of, where)
+    for key in ("name", "file") if drop is None else ("name",):
         if key not in raw:
             raise v.fail(f"control has no {key}", loc.control(gi, ci), f"{where}.{key}")
-    kinds = [k for k in ("delete", "replace", "patch") if k in raw]
+    kinds = [k for k in ("delete", "replace", "patch", "drop-directive") if k in raw]
     if len(kinds) != 1:
         raise v.fail(
-            "a control needs exactly one of delete, replace or patch"
+            "a control needs exactly one of delete, replace or patch (or drop-directive)"
             + (f" (found {', '.join(kinds)})" if kinds else ""),
             loc.control(gi, ci),
             where,
         )
+    if drop is not None and "file" in raw:
+        raise v.fail("drop-directive changes no file; remove file", line_of("file"), f"{where}.file")
     replace = None
     if "replace" in raw:
         v.check_keys(raw["replace"], REPLACE_KEYS, f"{where}.replace", lambda k: line_of("replace"))
@@ -383,11 +465,13 @@ def _build_control(
     for key in ("delete", "expect-match"):
         if key in raw:
             _check_regex(v, raw[key], line_of(key), f"{where}.{key}")
+    if "expect-kind" in raw:
+        _check_kind(v, raw["expect-kind"], line_of("expect-kind"), f"{where}.expect-kind")
     if replace is not None:
         _check_regex(v, replace[0], line_of("replace"), f"{where}.replace.pattern")
     return Control(
         name=raw["name"],
-        file=raw["file"],
+        file=raw.get("file", ""),
         delete=raw.get("delete"),
         replace=replace,
         patch=raw.get("patch"),
@@ -395,7 +479,55 @@ def _build_control(
         expect_match=raw.get("expect-match"),
         line=loc.control(gi, ci),
         key_lines={k: n for k in raw if (n := line_of(k)) is not None},
+        drop_directive=drop[0] if drop else None,
+        drop_lib=drop[1] if drop else None,
     )
+
+
+def _check_links(v: _Validator, gate: Gate, root: Path, line: int | None) -> None:
+    """A gate whose cargo subcommand never invokes the linker can only ever pass: refuse it."""
+    from linkgate.gate.subcommand import judge
+
+    cwd = root / (gate.working_directory or "")
+    verdict = judge(gate.cargo or (), cwd, {**os.environ, **gate.env})
+    if verdict.links is False:
+        via = f" ({verdict.via})" if verdict.via else ""
+        raise v.fail(
+            f"this gate can never fail on a link: {verdict.reason}{via}",
+            line,
+            f"gate.{gate.name}.cargo",
+            hint='link what you mean to gate, e.g. cargo = ["test", "--no-run"] or ["build", "--bins"]',
+        )
+
+
+def _check_kind(v: _Validator, kind: str, line: int | None, key: str) -> None:
+    # Imported only here: loading the configuration stays cheap for should-run.
+    from linkgate.diagnose.model import KINDS
+
+    if kind not in KINDS:
+        raise v.fail(
+            f"unknown diagnostic kind {kind!r}",
+            line,
+            key,
+            hint=_did_you_mean(kind, KINDS) or "choose from: " + ", ".join(KINDS),
+        )
+
+
+def _build_drop(
+    v: _Validator, raw: Mapping[str, Any], line_of: Any, where: str
+) -> tuple[str | None, str | None] | None:
+    if "drop-directive" not in raw:
+        return None
+    value = raw["drop-directive"]
+    key = f"{where}.drop-directive"
+    if isinstance(value, str):
+        if not value.strip():
+            raise v.fail("must name a link-line argument, e.g. \"-lc\"", line_of("drop-directive"), key)
+        return value, None
+    v.check_keys(value, DROP_DIRECTIVE_KEYS, key, lambda k: line_of("drop-directive"))
+    if not value.get("lib"):
+        raise v.fail("needs lib = \"KIND=NAME\" (a rustc-link-lib value)", line_of("drop-directive"), key)
+    return None, str(value["lib"])
 
 
 def _check_regex(v: _Validator, pattern: str, line: int | None, key: str) -> None:
@@ -431,3 +563,71 @@ def _build_audit(v: _Validator, loc: _Locator, raw: Mapping[str, Any]) -> AuditC
                 )
         ignores.append(AuditIgnore(finding=item["finding"], reason=item["reason"], match=item.get("match")))
     return AuditConfig(severity=severity, ignore=tuple(ignores))
+
+
+_SELECTORS = ("when-env", "unless-env", "when-target", "unless-target", "when-features")
+
+
+def _build_recipes(v: _Validator, loc: _Locator, raw: list[Mapping[str, Any]]) -> tuple[Recipe, ...]:
+    recipes: list[Recipe] = []
+    seen: dict[str, int] = {}
+    for j, item in enumerate(raw):
+        def line_of(k: str, j: int = j) -> int | None:
+            return loc.table("recipe", k, index=j)
+
+        where = f"recipe[{j}]"
+        v.check_keys(item, RECIPE_KEYS, where, line_of)
+        name = item.get("name")
+        if not name:
+            raise v.fail("recipe has no name", loc.table("recipe", index=j), f"{where}.name", hint='add name = "..."')
+        if not _GATE_NAME.match(name):
+            raise v.fail(
+                f"recipe name {name!r} must start with a letter or digit and use only letters, digits, '.', '_', '-'",
+                line_of("name"),
+                f"{where}.name",
+            )
+        if name in seen:
+            raise v.fail(
+                f"duplicate recipe name {name!r} (first defined at line {seen[name]})",
+                line_of("name"),
+                f"{where}.name",
+                hint="give each recipe a unique name",
+            )
+        seen[name] = line_of("name") or 0
+        where = f"recipe.{name}"
+        if not any(item.get(k) for k in _SELECTORS):
+            # A recipe without a condition is active in every run, so it could never show a gap.
+            raise v.fail(
+                "recipe has no condition",
+                loc.table("recipe", index=j),
+                where,
+                hint="add when-env, when-target or when-features (`linkgate coverage --suggest` proposes them)",
+            )
+        for key in ("when-target", "unless-target"):
+            if key in item and not item[key].strip():
+                raise v.fail("must not be empty", line_of(key), f"{where}.{key}")
+        both = set(item.get("when-env", ())) & set(item.get("unless-env", ()))
+        if both:
+            raise v.fail(
+                f"{sorted(both)[0]!r} is in both when-env and unless-env: the recipe can never be active",
+                line_of("unless-env"),
+                f"{where}.unless-env",
+            )
+        if "line" in item and item["line"] < 1:
+            raise v.fail("must be a line number (1 or more)", line_of("line"), f"{where}.line")
+        if "line" in item and "file" not in item:
+            raise v.fail("a line needs a file", line_of("line"), f"{where}.line", hint='add file = "build.rs"')
+        recipes.append(
+            Recipe(
+                name=name,
+                when_env=tuple(item.get("when-env", ())),
+                unless_env=tuple(item.get("unless-env", ())),
+                when_target=item.get("when-target"),
+                unless_target=item.get("unless-target"),
+                when_features=tuple(item.get("when-features", ())),
+                file=item.get("file"),
+                line=item.get("line"),
+                config_line=loc.table("recipe", index=j),
+            )
+        )
+    return tuple(recipes)

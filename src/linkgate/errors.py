@@ -100,6 +100,13 @@ class RecoveryError(LinkgateError):
     return_code = EXIT_ERROR
 
 
+class HistoryError(LinkgateError):
+    """The history file is not ours (garbage, another program's database, a newer
+    schema) or cannot be opened; it is never modified or deleted."""
+
+    return_code = EXIT_USAGE
+
+
 class Interrupted(BaseException):
     """A signal (SIGINT, SIGTERM, SIGHUP) stopped a run that mutates files.
 

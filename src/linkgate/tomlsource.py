@@ -136,6 +136,8 @@ def _type_ok(value: Any, tag: str) -> bool:
         return isinstance(value, str)
     if tag == "bool":
         return isinstance(value, bool)
+    if tag == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
     if tag == "list[str]":
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     if tag == "table[str]":
@@ -144,6 +146,8 @@ def _type_ok(value: Any, tag: str) -> bool:
         return isinstance(value, dict)
     if tag == "list[table]":
         return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+    if tag == "str|table":
+        return isinstance(value, str | dict)
     raise AssertionError(tag)
 
 
@@ -151,10 +155,12 @@ def _describe(tag: str) -> str:
     return {
         "str": "a string",
         "bool": "true or false",
+        "int": "an integer",
         "list[str]": "a list of strings",
         "table[str]": "a table of strings",
         "table": "a table",
         "list[table]": "an array of tables ([[...]])",
+        "str|table": "a string or a table",
     }[tag]
 
 

@@ -61,6 +61,11 @@ def read_run_record(path: Path, profile_root: Path) -> RerunRecord | None:
         elif "RerunIfEnvChanged" in item:
             any_change = False
             env.append(str(item["RerunIfEnvChanged"].get("var")))
+    if output is None:
+        # Only a RerunIfChanged entry names the output file; a script that printed
+        # just rerun-if-env-changed (every cc-built -sys crate) has none. The run
+        # unit's build directory has the fingerprint directory's name.
+        output = path.parents[2] / "build" / path.parent.name / "output"
     return RerunRecord(package, path.parent, output, tuple(paths), tuple(env), any_change, mtime)
 
 

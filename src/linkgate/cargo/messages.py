@@ -18,9 +18,16 @@ from typing import Any
 
 _LINK_FAILED = re.compile(r"^linking with `[^`]*` failed")
 _LINKER_MISSING = re.compile(r"^linker `[^`]*` not found")
-# Units that are linked by the linker and that a gate is about. Proc-macros and
+# rustc's own link-recipe errors: it reads native static libraries while it
+# writes the rlib (to bundle them), so a missing or unreadable one fails there,
+# before any linker runs. They are still link failures: the recipe is wrong.
+_RECIPE_ERROR = re.compile(
+    r"^could not find native static library `[^`]+`|^failed to add native library "
+)
+# Shared libraries the linker writes for a cdylib/dylib target. Proc-macros and
 # build scripts are linked too, but they are tools of the build, not its output.
-_LINKABLE_CRATE_TYPES = frozenset({"bin", "cdylib", "dylib"})
+_SHARED_CRATE_TYPES = frozenset({"cdylib", "dylib"})
+_SHARED_SUFFIXES = (".so", ".dylib", ".dll")
 
 
 @dataclass(frozen=True)
@@ -37,18 +44,27 @@ class Artifact:
 
     @property
     def linkable(self) -> bool:
+        """Whether a linker wrote this unit's output (if it was not fresh).
+
+        Judged from the files cargo reports, never from the target kind:
+        ``cargo check``/``clippy`` report a ``bin`` whose only file is a
+        ``.rmeta`` and ``executable: null``, and ``cargo doc`` an index.html.
+        A ``staticlib`` is not counted: rustc writes that archive itself and
+        no linker runs for it. Nor is an rlib, whatever its crate types.
+        """
         if self.kind == "custom-build":
             return False
-        return self.executable is not None or bool(_LINKABLE_CRATE_TYPES & set(self.crate_types))
+        return self.output is not None
 
     @property
     def output(self) -> str | None:
         """The file the linker wrote: the executable, else the shared library."""
         if self.executable:
             return self.executable
-        for name in self.filenames:
-            if name.endswith((".so", ".dylib", ".dll")):
-                return name
+        if _SHARED_CRATE_TYPES & set(self.crate_types):
+            for name in self.filenames:
+                if name.endswith(_SHARED_SUFFIXES):
+                    return name
         return None
 
     @property
@@ -143,7 +159,7 @@ class BuildLog:
                 kind=(target.get("kind") or ["?"])[0],
                 message=text,
                 rendered=inner.get("rendered") or text,
-                is_link=bool(_LINK_FAILED.match(text) or _LINKER_MISSING.match(text)),
+                is_link=bool(_LINK_FAILED.match(text) or _LINKER_MISSING.match(text) or _RECIPE_ERROR.match(text)),
                 raw=inner,
             )
         )

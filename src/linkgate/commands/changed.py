@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from linkgate.commands.options import format_options
-from linkgate.trigger.gitdiff import Change, changed_files
+from linkgate.commands.options import format_options, repo_option
+from linkgate.trigger.gitdiff import Change
 from linkgate.report import Report, emit
 
 
@@ -39,13 +39,32 @@ def build_report(base: str, head: str, changes: list[Change]) -> Report:
 
 
 @click.command("changed")
-@click.option("--base", required=True, help="Base ref; the diff is against the merge base (base...head).")
-@click.option("--head", default="HEAD", show_default=True, help="Head ref.")
+@click.option(
+    "--base", default=None,
+    help="Base ref; the diff is against the merge base (base...head). "
+    "Default: from the GitHub event, as should-run decides.",
+)
+@click.option(
+    "--head", default=None,
+    help="Head ref (default: the event's head commit for a pull request or merge group, else HEAD).",
+)
+@repo_option
 @format_options
-def command(base: str, head: str, fmt: str, output: str | None) -> int:
+def command(base: str | None, head: str | None, repo: str | None, fmt: str, output: str | None) -> int:
     """List changed files as dorny/paths-filter sees them on a pull request.
 
     A rename is a deletion plus an addition (git diff --no-renames).
     """
-    emit(build_report(base, head, changed_files(base, head)), fmt, output)
+    from pathlib import Path
+
+    from linkgate.errors import UsageError
+    from linkgate.trigger import event
+
+    cwd = Path(repo) if repo else Path.cwd()
+    comparison = event.for_repository(base, head, cwd)
+    if comparison.always:
+        raise UsageError(f"{comparison.reason}; pass --base REF to list changes")
+    changes = event.changes(comparison, cwd)
+    shown = comparison.base or "(none: every file is added)"
+    emit(build_report(shown, comparison.head, changes), fmt, output)
     return 0

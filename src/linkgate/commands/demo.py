@@ -77,7 +77,7 @@ def command(keep: bool) -> int:
     ok = True
     try:
         _copy_workspace(ws)
-        cfg = config_mod.load(ws / "linkgate.toml")
+        cfg = config_mod.load(ws / "linkgate.toml", root=ws)
         gate = cfg.gate("smoke")
         out.print("[bold]linkgate demo[/]: a crate whose build.rs links two C archives and two shared libraries")
         out.print(f"  workspace: {ws}")

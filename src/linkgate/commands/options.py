@@ -22,12 +22,46 @@ def config_option(f: F) -> F:
     )(f)
 
 
+def repo_option(f: F) -> F:
+    return click.option(
+        "--repo",
+        "repo",
+        type=click.Path(file_okay=False),
+        default=None,
+        help="Repository root (default: the git top-level of the current directory). "
+        "Configuration paths are relative to it.",
+    )(f)
+
+
+def check_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse an unwritable --output while parsing, before any build starts:
+    finding out after a twenty-minute link would waste the link."""
+    if value is None:
+        return value
+    import os
+
+    from linkgate.errors import UsageError
+
+    path = os.path.abspath(value)
+    parent = os.path.dirname(path)
+    if os.path.isdir(path):
+        raise UsageError(f"--output {value}: is a directory", hint="name a file inside it")
+    if not os.path.isdir(parent):
+        raise UsageError(f"--output {value}: directory {parent} does not exist", hint="create it first")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(f"--output {value}: directory {parent} is not writable", hint="choose another path")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise UsageError(f"--output {value}: file is not writable", hint="choose another path")
+    return value
+
+
 def format_options(f: F) -> F:
     f = click.option(
         "--output",
         "-o",
-        type=click.Path(dir_okay=False, writable=True),
+        type=click.Path(dir_okay=False),
         default=None,
+        callback=check_output,
         help="Write the report to FILE (atomically) instead of stdout.",
     )(f)
     return click.option(
@@ -38,4 +72,19 @@ def format_options(f: F) -> F:
         default="human",
         show_default=True,
         help="Report format.",
+    )(f)
+
+
+def history_options(f: F) -> F:
+    f = click.option(
+        "--no-history",
+        is_flag=True,
+        help="Do not record this run in the history database.",
+    )(f)
+    return click.option(
+        "--history",
+        "history_file",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="History database (default: $LINKGATE_HISTORY, else .linkgate/history.sqlite at the repository root).",
     )(f)

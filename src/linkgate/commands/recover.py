@@ -24,9 +24,11 @@ def command(repo: str | None, force: bool) -> int:
     from linkgate.errors import LockHeld
     from linkgate.prove.journal import Repository
 
-    if not Repository(root).lock_is_free():
+    state = Repository(root)
+    if not state.lock_is_free():
+        pids = ", ".join(str(pid) for pid, _ in state.holders()) or "?"
         raise LockHeld(
-            f"a linkgate process is still running in {root} and holds the journal",
+            f"a linkgate process (pid {pids}) is still running in {root} and holds the journal",
             hint="it restores its files itself when it ends; run recover again if it was killed",
         )
     restored = recover(root, force=force, announce=False)

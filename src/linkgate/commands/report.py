@@ -1,15 +1,52 @@
-"""`linkgate report ...`: work on reports already written."""
+"""`linkgate report ...`: pages over the run history (`html`) and one verdict from legs (`merge`)."""
 
 from __future__ import annotations
 
 import click
 
 from linkgate.commands import report_merge
+from linkgate.commands.options import check_output, config_option
 
 
 @click.group("report")
 def command() -> None:
-    """Combine or render reports already written."""
+    """Render reports over the recorded run history, or merge a matrix's legs."""
 
 
 command.add_command(report_merge.command)
+
+
+@command.command("html")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
+              callback=check_output,
+              help="Write the page here (default: .linkgate/report.html).")
+@click.option("--history", "history", type=click.Path(dir_okay=False), default=None,
+              help="History database (default: .linkgate/history.sqlite, or $LINKGATE_HISTORY).")
+@click.option("--title", default=None, help="Page title (default: linkgate report for <repository>).")
+@config_option
+def html(output: str | None, history: str | None, title: str | None, config_path: str | None) -> int:
+    """Write one self-contained HTML page: cost over time, compile vs link, recipe coverage,
+    latest verdicts and negative controls. No network, no scripts, no external fonts."""
+    from datetime import datetime, timezone
+    from pathlib import Path
+
+    from linkgate import config as config_mod
+    from linkgate.coverage.load import load_coverage
+    from linkgate.coverage.matrix import matrix
+    from linkgate.report import write_atomic
+    from linkgate.report.html.page import render
+
+    cfg = config_mod.load(config_path)
+    cov, runs = load_coverage(cfg, history)
+    generated = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    text = render(runs, cov, matrix(cfg.recipes, runs),
+                  title=title or f"linkgate report for {cfg.root.name}", generated=generated)
+    if output:
+        target = Path(output)
+    else:
+        from linkgate import statedir
+
+        target = statedir.ensure(cfg.root) / "report.html"
+    write_atomic(target, text)
+    click.echo(f"wrote {target}")
+    return 0

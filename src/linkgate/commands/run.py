@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from linkgate import config as config_mod
-from linkgate.commands.options import config_option, format_options
+from linkgate.commands.options import config_option, format_options, history_options, repo_option
 from linkgate.errors import UsageError
 from linkgate.gate.run import GateResult, run_gate
 from linkgate.progress import Progress
@@ -27,7 +27,9 @@ from linkgate.gate.report import build_report
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr.")
 @config_option
+@repo_option
 @format_options
+@history_options
 def command(
     gates: tuple[str, ...],
     only_linkers: tuple[str, ...],
@@ -35,18 +37,36 @@ def command(
     force_link: bool,
     quiet: bool,
     config_path: str | None,
+    repo: str | None,
     fmt: str,
     output: str | None,
+    history_file: str | None,
+    no_history: bool,
 ) -> int:
     """Link the configured gates (all by default) and fail on a link failure."""
-    cfg = config_mod.load(config_path)
+    from linkgate.prove.journal import Repository, recover
+
+    cfg = config_mod.load(config_path, root=repo)
     pairs = _only(cfg, only_pairs)
     selected = cfg.select(gates or tuple(dict.fromkeys(g for g, _ in pairs)))
     for name in only_linkers:
         if name not in config_mod.LINKERS:
             raise UsageError(f"unknown linker {name!r}", hint="choose from: " + ", ".join(config_mod.LINKERS))
+    from linkgate.history.recorder import Recorder
+
     results: list[GateResult] = []
-    with Progress(enabled=not quiet) as progress:
+    recover(cfg.root)  # a no-op unless a killed prove left a journal (e.g. --repo from elsewhere)
+    # Shared: runs coexist, but none builds while a prove holds files mutated.
+    with Repository(cfg.root).locked(shared=True) as state, \
+            Recorder(cfg.root, history_file, not no_history) as history, \
+            Progress(enabled=not quiet) as progress:
+        if state.journal.exists():
+            from linkgate.errors import RecoveryError
+
+            raise RecoveryError(
+                f"an interrupted prove left files mutated in {cfg.root} ({state.journal})",
+                hint="run `linkgate recover`, then run again",
+            )
         for gate in selected:
             for linker in gate.linkers:
                 if only_linkers and linker not in only_linkers:
@@ -59,6 +79,7 @@ def command(
                 )
                 progress.note(f"{gate.name} [{linker}]: {res.verdict} ({res.duration_s:.1f} s)")
                 results.append(res)
+        history.add_results(results)
     if not results:
         raise UsageError("no (gate, linker) pair selected", hint="check the gate names and --linker")
     report = build_report(results)
@@ -66,6 +87,8 @@ def command(
     from linkgate.report import annotate as ci
 
     ci.annotate(report, fmt, output)
+    if history.warning:
+        click.echo(f"linkgate: warning: {history.warning}", err=True)
     return report.exit_code
 
 

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from linkgate.errors import UsageError
+from linkgate.commands.options import repo_option
 
 
 def output_key(gate: str) -> str:
@@ -21,40 +21,48 @@ def output_key(gate: str) -> str:
     return "_" + key if not key or key[0].isdigit() or key[0] == "-" else key
 
 
-def _default_base() -> str:
-    base_ref = os.environ.get("GITHUB_BASE_REF")
-    if base_ref:
-        return f"origin/{base_ref}"
-    raise UsageError(
-        "no --base given and GITHUB_BASE_REF is not set",
-        hint="pass --base REF (e.g. --base origin/main)",
-    )
-
-
 @click.command("should-run")
 @click.argument("gate")
-@click.option("--base", default=None, help="Base ref (default: origin/$GITHUB_BASE_REF on a pull request).")
-@click.option("--head", default="HEAD", show_default=True, help="Head ref.")
+@click.option(
+    "--base", default=None,
+    help="Base ref, diffed against the merge base (default: from the GitHub event, as dorny/paths-filter does).",
+)
+@click.option(
+    "--head", default=None,
+    help="Head ref (default: the event's head commit for a pull request or merge group, else HEAD).",
+)
 @click.option(
     "--config", "config_path", type=click.Path(dir_okay=False), default=None, help="Configuration file."
 )
-def command(gate: str, base: str | None, head: str, config_path: str | None) -> int:
+@repo_option
+def command(gate: str, base: str | None, head: str | None, config_path: str | None, repo: str | None) -> int:
     """Print true or false; under GitHub Actions also set the step output GATE.
 
+    Without --base the comparison follows the event in $GITHUB_EVENT_NAME and
+    $GITHUB_EVENT_PATH: a pull request's base, a push's previous commit (or the
+    merge base with the default branch), a merge group's base; schedule and
+    workflow_dispatch always run. The reason goes to stderr.
     A gate with no paths and no paths-from always runs. Exit 0 either way.
     """
     from linkgate import config as config_mod
+    from linkgate.trigger import event
     from linkgate.trigger.gatefilter import gate_filter
-    from linkgate.trigger.gitdiff import changed_files
 
-    cfg = config_mod.load(config_path)
+    cfg = config_mod.load(config_path, root=repo)
     selected = cfg.gate(gate)
     path_filter = gate_filter(cfg, selected)
     if path_filter is None:
         answer = True
+        reason = f"gate {selected.name!r} has no paths filter, so it always runs"
     else:
-        changes = changed_files(base or _default_base(), head, cwd=cfg.root)
-        answer = path_filter.any_match((c.path, c.status) for c in changes)
+        comparison = event.for_repository(base, head, cfg.root)
+        reason = comparison.reason
+        if comparison.always:
+            answer = True
+        else:
+            changes = event.changes(comparison, cfg.root)
+            answer = path_filter.any_match((c.path, c.status) for c in changes)
+    sys.stderr.write(f"linkgate: should-run {selected.name}: {reason}\n")
     text = "true" if answer else "false"
     sys.stdout.write(text + "\n")
     if os.environ.get("GITHUB_ACTIONS") == "true" and os.environ.get("GITHUB_OUTPUT"):

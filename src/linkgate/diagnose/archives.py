@@ -75,3 +75,59 @@ def archives_on_line(argv: Sequence[str], cwd: Path | None = None) -> list[LinkA
             if p.is_file():
                 out.append(LinkArchive(i, a, p))
     return out
+
+
+def archive_members(path: Path) -> frozenset[str]:
+    """Names of the members of an ar archive (GNU and BSD long names); empty when unreadable."""
+    names: set[str] = set()
+    try:
+        with path.open("rb") as fh:
+            if fh.read(8) != b"!<arch>\n":
+                return frozenset()
+            longnames = b""
+            while len(header := fh.read(60)) == 60:
+                raw, size = header[:16].rstrip(), int(header[48:58].strip() or b"0")
+                data = fh.read(size + (size & 1))
+                if raw in (b"/", b"/SYM64/", b"__.SYMDEF", b"__.SYMDEF SORTED"):
+                    continue
+                if raw == b"//":
+                    longnames = data
+                elif raw.startswith(b"/") and raw[1:].isdigit():
+                    start = int(raw[1:])
+                    end = longnames.find(b"/\n", start)
+                    names.add(longnames[start:end if end != -1 else None].decode("utf-8", "replace"))
+                elif raw.startswith(b"#1/") and raw[3:].isdigit():
+                    names.add(data[: int(raw[3:])].rstrip(b"\0").decode("utf-8", "replace"))
+                else:
+                    names.add(raw.rstrip(b"/").decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        return frozenset(names)
+    return frozenset(names)
+
+
+@dataclass(frozen=True)
+class NativeArchive:
+    """A static library a build script linked (``rustc-link-lib=static=NAME``), found on disk."""
+
+    path: Path
+    package: str  # the package whose build script named it
+    build_script: str | None = None
+
+
+def native_archives(
+    package: str, linked_libs: Sequence[str], linked_paths: Sequence[str], build_script: str | None = None
+) -> list[NativeArchive]:
+    """Resolve cargo's ``linked_libs``/``linked_paths`` (``static=zlite``, ``native=/out``) to files."""
+    dirs = [Path(p.split("=", 1)[1] if "=" in p else p) for p in linked_paths]
+    out: list[NativeArchive] = []
+    for lib in linked_libs:
+        kind, _, name = lib.rpartition("=")
+        if kind and not kind.startswith("static"):
+            continue  # dylib / framework: not an archive a build script made
+        name = name.split(":", 1)[0]  # `name:rename`
+        for d in dirs:
+            path = d / f"lib{name}.a"
+            if path.is_file():
+                out.append(NativeArchive(path, package, build_script))
+                break
+    return out

@@ -1,16 +1,16 @@
 """Streaming classification: lines in, a bounded set of grouped problems out.
 
-Memory stays constant whatever the log size: the reader holds one chunk
-plus one (capped) partial line, and at most MAX_GROUPS problems are kept;
-past that, new problems fold into their kind's catch-all group.
+Memory stays constant whatever the log size: the reader
+(``linkgate.diagnose.reader``) holds one chunk plus one (capped) partial
+line, and at most MAX_GROUPS problems are kept; past that, new problems fold
+into their kind's catch-all group.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, BinaryIO
 
 from linkgate.diagnose import signatures as sig
 from linkgate.diagnose.model import Diagnostic
@@ -19,22 +19,18 @@ from linkgate.diagnose.rustc_notes import clean, is_command_line, lines_from_jso
 MAX_GROUPS = 200
 MAX_EXAMPLES = 5
 MAX_SEARCHED = 50
-CHUNK = 1 << 20
-# A line longer than this is cut into pieces, so a megabyte line of binary
-# garbage costs no more memory than a chunk. A trigger word that straddles a
-# cut is missed; real linker messages are far shorter.
-MAX_LINE = 1 << 20
 # The longest text the signatures are run on.
 MAX_MATCH = 8192
-# Lines kept around a hit, so "in function" (before) and ">>>" (after) are seen.
-_AFTER = 3
-
-
 @dataclass
 class _Group:
     diag: Diagnostic
     count: int = 1
     examples: list[str] = field(default_factory=list)
+    references: list[str] = field(default_factory=list)
+
+    def reference(self, where: str) -> None:
+        if where not in self.references and len(self.references) < MAX_EXAMPLES:
+            self.references.append(where)
 
 
 class Classifier:
@@ -42,33 +38,80 @@ class Classifier:
 
     def __init__(self) -> None:
         self._groups: dict[tuple[str, str | None], _Group] = {}
-        self._last_pos = (-10, 0)
+        self._last_no, self._last_off = -10, 0
         self._last_text = ""
         self._last_key: tuple[str, str | None] | None = None
         self._family: str | None = None
         self._dso_symbol: tuple[str, str, int] | None = None
+        # GNU ld names the referencing function once, then lists every
+        # undefined reference made from it on the following lines.
+        self._in_function: str | None = None
+        # rustc's "linking with `cc` failed" header still waiting for a diagnosis.
+        self._open_failure: tuple[str, int, int] | None = None
+        self._adds = 0
         self.searched: list[str] = []
+        # (package_id, linked_libs, linked_paths) from cargo's build-script-executed records.
+        self.build_scripts: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
 
     # -- input -------------------------------------------------------------
-    def feed(self, lineno: int, raw: str) -> None:
-        nested = lines_from_json_line(raw) if raw.startswith("{") else None
-        if nested is not None:
-            for offset, inner in enumerate(nested):
-                self._feed_clean(lineno, clean(inner), offset)
-            return
-        self._feed_clean(lineno, clean(raw), 0)
+    def feed(self, lineno: int, raw: str, hit: bool | None = None) -> None:
+        """*hit*: whether the reader found a trigger word in the line (None: not known)."""
+        if raw[:1] == "{":
+            if '"build-script-executed"' in raw:
+                self._build_script(raw)
+                return
+            nested = lines_from_json_line(raw)
+            if nested is not None:
+                for offset, inner in enumerate(nested):
+                    self._feed_clean(lineno, clean(inner), offset)
+                return
+        self._feed_clean(lineno, clean(raw), 0, hit)
 
-    def _feed_clean(self, lineno: int, text: str, offset: int) -> None:
+    def _build_script(self, raw: str) -> None:
+        """Keep what cargo says a build script linked (a JSON log has it): the hints use it."""
+        import json
+
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            return
+        if not isinstance(msg, dict) or msg.get("reason") != "build-script-executed":
+            return
+        if len(self.build_scripts) < MAX_GROUPS:
+            self.build_scripts.append(
+                (str(msg.get("package_id", "")), tuple(msg.get("linked_libs") or ()),
+                 tuple(msg.get("linked_paths") or ()))
+            )
+
+    def _feed_clean(self, lineno: int, text: str, offset: int, known: bool | None = None) -> None:
         # Lines nested in one JSON message share a number and count by offset.
-        last_no, last_off = self._last_pos
+        last_no, last_off = self._last_no, self._last_off
         adjacent = (lineno == last_no and offset == last_off + 1) or (
             offset == 0 and last_off == 0 and lineno == last_no + 1
         )
         prev = self._last_text if adjacent else ""
-        self._last_pos, self._last_text = (lineno, offset), text
-        if not text or is_command_line(text):
+        self._last_no, self._last_off, self._last_text = lineno, offset, text
+        if not adjacent:
+            self._in_function = None
+        if not text or (known is not False and is_command_line(text)):
+            return  # (a command line that is mere context fails every check below anyway)
+        if "in function" in text and (fm := sig.GNU_IN_FUNCTION.match(text)):
+            self._in_function = f"{fm['obj']}:({fm['fn']})"
+            self._last_key = None
             return
-        hit = next((i for t in sig.TRIGGERS if (i := text.find(t)) != -1), -1)
+        if self._in_function is not None and "undefined reference to" not in text:
+            self._in_function = None
+        if known is False:
+            # Context around a hit (the reader found no trigger word): all it
+            # can be is a continuation of the last problem. Skipping the
+            # trigger and family scans here is what keeps dense logs fast.
+            if not (adjacent and self._continue(text)):
+                self._last_key = None
+            return
+        if known is True and len(text) <= MAX_MATCH:
+            hit = 0  # where exactly matters only for trimming a long line
+        else:
+            hit = next((i for t in sig.TRIGGERS if (i := text.find(t)) != -1), -1)
         if len(text) > MAX_MATCH:
             # Several signatures scan `\S+` unanchored, quadratic on a long
             # run of non-space; real messages are short, so look near the hit.
@@ -93,27 +136,37 @@ class Classifier:
         if m is None:
             return text.startswith(">>>")
         group = self._groups.get(self._last_key)
-        if group is not None and group.diag.referenced_from is None:
-            group.diag = replace(group.diag, referenced_from=f"{m['obj']}:({m['fn']})")
+        if group is not None:
+            archive = m.groupdict().get("archive")
+            # The GNU spelling of an archive member, so every family reads alike.
+            where = f"{archive}({m['obj']}):({m['fn']})" if archive else f"{m['obj']}:({m['fn']})"
+            group.reference(where)
         return True
 
     def _match(self, lineno: int, text: str, prev: str, family: str | None) -> None:
         self._last_key = None
-        m = sig.SEARCH_ATTEMPT.search(text)
+        # Each regex is guarded by a literal it needs: `in` is far cheaper than
+        # an unanchored search, and most hit lines are none of these.
+        m = sig.RUSTC_LINK_FAILED.search(text) if "linking with" in text else None
+        if m:
+            self._close_failure()
+            self._open_failure = (text, lineno, self._adds)
+            return
+        m = sig.SEARCH_ATTEMPT.search(text) if "attempt to open" in text else None
         if m:
             if len(self.searched) < MAX_SEARCHED:
                 self.searched.append(m["path"])
             return
-        m = sig.GNU_DSO_SYMBOL.search(text)
+        m = sig.GNU_DSO_SYMBOL.search(text) if "to symbol '" in text else None
         if m:
             self._dso_symbol = (m["sym"], text, lineno)
             self._family = family or "gnu-ld"
             return
-        m = sig.GNU_DSO_LIBRARY.search(text)
+        m = sig.GNU_DSO_LIBRARY.search(text) if "DSO missing" in text else None
         if m:
             symbol, first, at = self._dso_symbol or (None, text, lineno)
             self._dso_symbol = None
-            self._add(Diagnostic("dso-missing", first, "gnu-ld", symbol=symbol, library=m["path"], line=at), text)
+            self._add(text, "dso-missing", first, "gnu-ld", symbol=symbol, library=m["path"], line=at)
             return
         if sig.IGNORE.search(text):
             return
@@ -125,6 +178,8 @@ class Classifier:
             referenced = None
             if groups.get("obj") and groups.get("fn"):
                 referenced = f"{groups['obj']}:({groups['fn']})"
+            elif s.kind == "undefined-symbol" and s.linker == "gnu-ld" and self._in_function:
+                referenced = self._in_function
             elif s.kind == "undefined-symbol" and (fm := sig.GNU_IN_FUNCTION.match(prev)):
                 referenced = f"{fm['obj']}:({fm['fn']})"
             elif s.kind in ("undefined-symbol", "duplicate-symbol") and groups.get("obj"):
@@ -137,44 +192,64 @@ class Classifier:
             if symbol and (dm := _MSVC_DECORATED.match(symbol)):
                 symbol, readable = dm["sym"], dm["readable"]  # link.exe shows both forms
             self._add(
-                Diagnostic(
-                    s.kind, text, linker, symbol=symbol, demangled=readable,
-                    referenced_from=referenced, library=library, line=lineno,
-                ),
-                text,
+                text, s.kind, text, linker, symbol=symbol, demangled=readable,
+                referenced_from=referenced, library=library, line=lineno,
             )
             return
         if sig.LINKER_ERROR.search(text):
-            self._add(Diagnostic("unknown", text, family or self._family, line=lineno), text)
+            self._add(text, "unknown", text, family or self._family, line=lineno)
 
-    def _add(self, diag: Diagnostic, text: str) -> None:
+    def _add(
+        self, text: str, kind: str, message: str, linker: str | None, *, symbol: str | None = None,
+        demangled: str | None = None, referenced_from: str | None = None, library: str | None = None,
+        line: int | None = None,
+    ) -> None:
         # One problem per (kind, subject); relocation overflows are one problem however many.
-        subject = None if diag.kind in ("relocation-overflow", "unknown", "linker-crashed") else (
-            diag.symbol or diag.library
-        )
-        key = (diag.kind, subject)
+        subject = None if kind in ("relocation-overflow", "unknown", "linker-crashed") else (symbol or library)
+        key = (kind, subject)
         group = self._groups.get(key)
         if group is None and len(self._groups) >= MAX_GROUPS:
-            key = (diag.kind, None)
+            key = (kind, None)
             group = self._groups.get(key)
         if group is None:
-            self._groups[key] = _Group(diag, 1, [text[:1000]])
-        else:
-            group.count += 1
-            if len(group.examples) < MAX_EXAMPLES:
-                group.examples.append(text[:1000])
+            # The Diagnostic is built once per problem, not per occurrence:
+            # a dense log repeats one problem thousands of times.
+            diag = Diagnostic(kind, message, linker, symbol=symbol, demangled=demangled, library=library, line=line)
+            group = self._groups[key] = _Group(diag, 0)
+        group.count += 1
+        if len(group.examples) < MAX_EXAMPLES:
+            group.examples.append(text[:1000])
+        if referenced_from:
+            group.reference(referenced_from)
         self._last_key = key
+        self._adds += 1
+
+    def _close_failure(self) -> None:
+        """A failed link whose lines said nothing linkgate knows is still a failed link."""
+        if self._open_failure is None:
+            return
+        text, lineno, adds = self._open_failure
+        self._open_failure = None
+        if adds == self._adds:
+            self._add(text, "unknown", text, self._family, line=lineno)
 
     # -- output ------------------------------------------------------------
     def result(self) -> list[Diagnostic]:
         if self._dso_symbol is not None:
             # The "DSO missing" half never came: report what GNU ld did say.
             symbol, text, at = self._dso_symbol
-            self._add(Diagnostic("undefined-symbol", text, "gnu-ld", symbol=symbol, line=at), text)
+            self._add(text, "undefined-symbol", text, "gnu-ld", symbol=symbol, line=at)
             self._dso_symbol = None
+        self._close_failure()
         out = []
         for group in self._groups.values():
-            out.append(replace(group.diag, count=group.count, examples=tuple(group.examples)))
+            refs = tuple(group.references)
+            out.append(
+                replace(
+                    group.diag, count=group.count, examples=tuple(group.examples),
+                    referenced_from=refs[0] if refs else None, references=refs,
+                )
+            )
         return out
 
 
@@ -190,166 +265,9 @@ def _symbol(raw: str | None) -> str | None:
     return m["sym"] if m else raw
 
 
-# -- readers ------------------------------------------------------------------
-_TRIGGERS_STR = sig.TRIGGERS
-_TRIGGERS_BYTES = tuple(t.encode() for t in sig.TRIGGERS)
-_LONGEST = max(map(len, _TRIGGERS_BYTES))
-_WINDOW = 1 << 18
-
-
-def candidate_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
-    """Lines with a trigger word, plus one before and a few after each."""
-    prev: tuple[int, str] | None = None
-    follow = 0
-    for number, line in enumerate(lines, start=1):
-        if len(line) > MAX_LINE:
-            line = line[:MAX_LINE]
-        if any(t in line for t in _TRIGGERS_STR):
-            if prev is not None and follow == 0:
-                yield prev
-            yield number, line
-            follow = _AFTER
-        elif follow:
-            yield number, line
-            follow -= 1
-        prev = (number, line)
-
-
-def candidate_lines_binary(fh: BinaryIO) -> Iterator[tuple[int, str]]:
-    """The same selection from a byte stream: each line once, in order.
-
-    Trigger lines are found over a whole chunk at a time (see _hit_lines);
-    only the lines around hits are decoded, and context carries across
-    chunk boundaries, so the result does not depend on where chunks fall.
-    """
-    ctx = _Context()
-    carry = b""
-    while True:
-        data = fh.read(CHUNK)
-        buf = carry + data if carry else data
-        if not buf:
-            return
-        if not data:  # end of input: the last line needs no newline
-            carry = b""
-            yield from _scan(buf, 0, len(buf), ctx)
-            return
-        cut = buf.rfind(b"\n") + 1
-        if cut == 0:
-            # No newline yet: pass a megabyte line on in MAX_LINE pieces.
-            cut = len(buf) - len(buf) % MAX_LINE
-            for at in range(0, cut, MAX_LINE):
-                yield from _scan(buf, at, at + MAX_LINE, ctx)
-            carry = buf[cut:]
-            continue
-        carry = buf[cut:]
-        yield from _scan(buf, 0, cut, ctx)
-
-
-@dataclass
-class _Context:
-    number: int = 1  # number of the line the next piece starts with
-    follow: int = 0  # lines still wanted after the last hit
-    before: tuple[int, bytes] | None = None  # the last line seen, when not yielded
-
-
-def _scan(buf: bytes, start: int, end: int, ctx: _Context) -> Iterator[tuple[int, str]]:
-    """Yield the wanted lines of buf[start:end], which ends at a line break or a cut."""
-    pos, number = start, ctx.number
-    for hit in _hit_lines(buf, start, end):
-        while ctx.follow and pos < hit:
-            stop = _line_end(buf, pos, end)
-            yield number, _text(buf, pos, stop)
-            ctx.follow -= 1
-            number, pos = number + 1, stop + 1
-        if pos < hit:
-            prev = buf.rfind(b"\n", pos, hit - 1) + 1 or pos
-            number += buf.count(b"\n", pos, prev)
-            yield number, _text(buf, prev, hit - 1)
-            number += 1
-        elif pos == start and ctx.before is not None:
-            yield ctx.before[0], ctx.before[1].decode("utf-8", errors="replace")
-        ctx.before = None
-        stop = _line_end(buf, hit, end)
-        yield number, _text(buf, hit, stop)
-        ctx.follow = _AFTER
-        number, pos = number + 1, stop + 1
-    while ctx.follow and pos < end:
-        stop = _line_end(buf, pos, end)
-        yield number, _text(buf, pos, stop)
-        ctx.follow -= 1
-        number, pos = number + 1, stop + 1
-    if pos < end:
-        # Remember the piece's last line: a hit on the next piece's first line wants it.
-        last_end = end - 1 if buf[end - 1] == 0x0A else end
-        last = buf.rfind(b"\n", pos, last_end) + 1 or pos
-        number += buf.count(b"\n", pos, last)
-        ctx.before = (number, buf[last:last_end])
-        pos = last
-    elif pos > end:  # a cut piece's last line ended at the cut, not at a newline
-        number -= 1
-    ctx.number = number + buf.count(b"\n", pos, end)
-
-
-def _line_end(buf: bytes, pos: int, end: int) -> int:
-    stop = buf.find(b"\n", pos, end)
-    return end if stop == -1 else stop
-
-
-def _text(buf: bytes, start: int, stop: int) -> str:
-    return buf[start:stop].decode("utf-8", errors="replace")
-
-
-def _hit_lines_find(buf: bytes, start: int, end: int) -> list[int]:
-    """Starts of the lines in buf[start:end] holding a trigger: one bytes.find pass per trigger."""
-    starts: set[int] = set()
-    for trig in _TRIGGERS_BYTES:
-        i = buf.find(trig, start, end)
-        while i != -1:
-            starts.add(buf.rfind(b"\n", start, i) + 1 or start)
-            stop = buf.find(b"\n", i, end)
-            if stop == -1:
-                break
-            i = buf.find(trig, stop, end)
-    return sorted(starts)
-
-
-def _hit_lines_automaton(buf: bytes, start: int, end: int) -> list[int]:
-    """The same, in one pass of an Aho-Corasick automaton (Rust, SIMD prefilter)."""
-    assert _AUTOMATON is not None
-    starts: list[int] = []
-    line_stop = -1
-    # Windows overlap by a trigger's length; each match list stays small even
-    # on a log of nothing but trigger words.
-    for first in range(start, end, _WINDOW):
-        last = min(end, first + _WINDOW + _LONGEST - 1)
-        with memoryview(buf) as whole, whole[first:last] as window:
-            matches = _AUTOMATON.find_matches_as_indexes(window)
-        for _, at, _ in matches:  # in order; a trigger never spans a newline
-            at += first
-            if at < line_stop:
-                continue
-            starts.append(buf.rfind(b"\n", start, at) + 1 or start)
-            line_stop = _line_end(buf, at, end)
-    return starts
-
-
-def _automaton() -> Any:
-    # Fourteen bytes.find passes cap pure Python near 150 MB/s, well under a
-    # third of grep -E (bench/explain_throughput.py); one automaton pass runs
-    # near grep's speed. Without the wheel the reader still works, slower.
-    try:
-        import ahocorasick_rs
-    except ImportError:
-        return None
-    return ahocorasick_rs.BytesAhoCorasick(_TRIGGERS_BYTES)
-
-
-_AUTOMATON = _automaton()
-_hit_lines = _hit_lines_find if _AUTOMATON is None else _hit_lines_automaton
-
-
-def classify_candidates(candidates: Iterable[tuple[int, str]]) -> tuple[list[Diagnostic], list[str]]:
+def classify_candidates(candidates: Iterable[tuple[int, str, bool]]) -> Classifier:
+    """Feed every candidate line; read ``result()``, ``searched`` and ``build_scripts`` off the classifier."""
     c = Classifier()
-    for number, line in candidates:
-        c.feed(number, line)
-    return c.result(), c.searched
+    for number, line, hit in candidates:
+        c.feed(number, line, hit)
+    return c

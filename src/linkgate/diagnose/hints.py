@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from linkgate.diagnose.archives import LinkArchive, archive_symbols
+from linkgate.diagnose.archives import LinkArchive, NativeArchive, archive_members, archive_symbols
 from linkgate.diagnose.model import Diagnostic
 
 _SONAME = re.compile(r"^lib(?P<name>.+?)\.(?:so(?:\.[0-9.]+)?|a|dylib|tbd)$")
@@ -20,6 +20,7 @@ class Evidence:
     archives: Sequence[LinkArchive] = ()
     search_paths: Sequence[str] = ()
     searched: Sequence[str] = ()  # files GNU ld --verbose tried
+    native: Sequence[NativeArchive] = ()  # static libraries the build scripts made and linked
     profile: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -52,6 +53,9 @@ def _undefined(d: Diagnostic, ev: Evidence) -> str | None:
         order = _order_problem(d, ev.archives)
         if order:
             return order
+    own = _missing_from_own_archive(d, ev.native)
+    if own:
+        return own
     where = f" (referenced from {d.referenced_from})" if d.referenced_from else ""
     return (
         f"Nothing on the link line defines `{d.shown_symbol}`{where}. Link the library that "
@@ -82,8 +86,55 @@ def _order_problem(d: Diagnostic, archives: Sequence[LinkArchive]) -> str | None
     )
 
 
+# "libzsys-41c0f6df27e14b96.rlib(deflate.o)" or "/out/libzlite.a(deflate.o)", then ":(function)".
+_MEMBER = re.compile(r"^(?P<archive>.+?\.(?:a|rlib))\((?P<member>[^)]+)\)")
+_RLIB = re.compile(r"^lib(?P<crate>.+)-[0-9a-f]+\.rlib$")
+
+
+def _missing_from_own_archive(d: Diagnostic, native: Sequence[NativeArchive]) -> str | None:
+    """The symbol is used by C code a build script compiled, and no archive it made defines it.
+
+    rustc bundles a ``static=`` library into the crate's rlib, so GNU ld and
+    lld name the member inside ``lib<crate>-<hash>.rlib``; with ``-bundle``
+    they name the ``.a`` itself. Either way the member is one of the
+    objects the build script archived.
+    """
+    if not native or d.symbol is None:
+        return None
+    if any(d.symbol in archive_symbols(n.path) for n in native):
+        return None  # defined on the line after all: an order problem, not a missing source
+    for ref in d.references or ((d.referenced_from,) if d.referenced_from else ()):
+        m = _MEMBER.match(ref)
+        if m is None or m["member"].endswith(".rcgu.o"):
+            continue  # not an archive member, or Rust code
+        archive, member = Path(m["archive"]), m["member"]
+        crate = _RLIB.match(archive.name)
+        for n in native:
+            same = n.path == archive or n.path.name == archive.name
+            bundled = crate is not None and crate["crate"] == n.package.replace("-", "_")
+            if (same or bundled) and member in archive_members(n.path):
+                script = f" ({n.build_script})" if n.build_script else ""
+                return (
+                    f"`{d.shown_symbol}` is used by {member} in {n.path.name}, which the build script of "
+                    f"{n.package}{script} compiles and archives, and no archive it links defines "
+                    f"`{d.shown_symbol}`. The source file that defines it is most likely missing from the "
+                    "build script's list of sources (a `cc::Build::file`/`files` call, or the list it "
+                    "compiles): add it. If the symbol comes from a system library instead, link that "
+                    "library (`cargo::rustc-link-lib=NAME`)."
+                )
+    return None
+
+
 def _library_not_found(d: Diagnostic, ev: Evidence) -> str:
     lib = d.library or "the library"
+    if d.linker == "rustc":
+        # rustc looks for lib<name>.a itself while it bundles the library into the rlib.
+        return (
+            f"rustc found no `lib{lib}.a` in any search directory while building the crate whose "
+            f"build script says `rustc-link-lib=static={lib}`; no linker ran. Make the build script "
+            "produce that archive before printing the directive, add its directory with "
+            "`cargo::rustc-link-search=native=DIR`, or correct the name."
+        )
     text = f"The linker found no `{lib}`."
     tried = list(ev.searched) or [str(p) for p in ev.search_paths]
     if tried:
@@ -110,6 +161,8 @@ _STATIC = {
     "or point the search path at the right copy.",
     "linker-not-found": "The linker program is missing. Install it or fix `linker =` / "
     "`-C linker=` / `-fuse-ld=` in .cargo/config.toml or RUSTFLAGS.",
+    "unknown": "The link failed, but linkgate recognises none of the linker's lines: read them in "
+    "the log (`linkgate run --format json` keeps them as linker_output).",
     "linker-crashed": "The linker died, usually killed by the out-of-memory killer. Give the "
     "job more memory, link fewer things at once (`cargo build -j1`), or reduce debug info "
     "(`-C debuginfo=1` or `split-debuginfo`).",

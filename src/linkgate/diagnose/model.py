@@ -17,7 +17,8 @@ KINDS = (
     "unknown",
 )
 
-FAMILIES = ("gnu-ld", "gold", "lld", "mold", "ld64", "link.exe")
+# "rustc": rustc reported a link-recipe error itself, before any linker ran.
+FAMILIES = ("gnu-ld", "gold", "lld", "mold", "ld64", "link.exe", "rustc")
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ class Diagnostic:
     line: int | None = None
     directives: tuple[RecipeLine, ...] = field(default_factory=tuple)
     build_script: str | None = None
+    # Every referencing object or archive member seen (the first few); the
+    # first is ``referenced_from``.
+    references: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def shown_symbol(self) -> str | None:
@@ -64,4 +68,5 @@ class Diagnostic:
         d = asdict(self)
         d["examples"] = list(self.examples)
         d["directives"] = [asdict(r) for r in self.directives]
+        d["references"] = list(self.references)
         return d

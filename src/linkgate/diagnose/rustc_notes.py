@@ -14,6 +14,8 @@ import re
 from typing import Any
 
 _LINK_FAILED = re.compile(r"^linking with `[^`]+` failed")
+# rustc's own link-recipe errors (no linker ran): the message is the whole story.
+_RECIPE_ERROR = re.compile(r"^could not find native static library `|^failed to add native library ")
 _OMITTED = "some arguments are omitted"
 # rustc's own advice after GNU ld's wording; not linker output.
 _ADVICE = (
@@ -41,7 +43,11 @@ def linker_lines_from_cargo_message(msg: dict[str, Any]) -> list[str]:
     if not isinstance(inner, dict):
         return []
     text = inner.get("message")
-    if not isinstance(text, str) or not _LINK_FAILED.match(text):
+    if not isinstance(text, str):
+        return []
+    if _RECIPE_ERROR.match(text):
+        return [text]
+    if not _LINK_FAILED.match(text):
         return []
     lines: list[str] = []
     for child in inner.get("children") or []:
@@ -64,7 +70,16 @@ def lines_from_json_line(line: str) -> list[str] | None:
         return None
     if not isinstance(msg, dict) or "reason" not in msg:
         return None
-    return linker_lines_from_cargo_message(msg)
+    lines = linker_lines_from_cargo_message(msg)
+    header = link_failure_header(msg)
+    return [header, *lines] if header else lines
+
+
+def link_failure_header(msg: dict[str, Any]) -> str | None:
+    """rustc's "linking with `cc` failed: exit status: 1", when *msg* is a failed link."""
+    inner = msg.get("message", msg) if msg.get("reason") == "compiler-message" else msg
+    text = inner.get("message") if isinstance(inner, dict) else None
+    return text if isinstance(text, str) and _LINK_FAILED.match(text) else None
 
 
 def clean(line: str) -> str:
@@ -72,7 +87,8 @@ def clean(line: str) -> str:
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     line = line.rstrip("\r\n")
-    m = _NOTE_PREFIX.match(line)
-    if m:
-        line = line[m.end():]
+    if "= note" in line:  # the regex only when it can match: this runs on every candidate line
+        m = _NOTE_PREFIX.match(line)
+        if m:
+            line = line[m.end():]
     return line.strip()

@@ -31,6 +31,11 @@ TRIGGERS: tuple[str, ...] = (
     "signal",
     "memory",
     "attempt to open",
+    "linking with `",  # rustc: the link failed, whatever the linker said
+    "native library",  # rustc's own recipe errors, before any linker runs
+    ">>> ",  # lld and mold list every reference on lines of their own
+    "in function `",  # GNU ld's header over undefined references (also spelt "ld.bfd:")
+    "build-script-executed",  # cargo's JSON record of what a build script linked: evidence for hints
 )
 
 
@@ -51,17 +56,25 @@ IGNORE = re.compile(
     r"LNK1120: \d+ unresolved externals|LNK1169: one or more multiply defined|"
     r"^Undefined symbols for architecture|^ld: Undefined symbols:$|"
     r"\d+ duplicate symbols? for architecture|too many errors emitted|"
-    r"linker command failed with exit code|previous definition here|"
-    r"^linking with `[^`]+` failed: exit (?:status|code)"
+    r"linker command failed with exit code|previous definition here"
 )
+
+# rustc's header over a failed link. Not a diagnosis by itself: the linker's
+# lines follow. Only when none of them is recognised does the header become an
+# `unknown` diagnostic, so a failed link is never reported as "no problem".
+RUSTC_LINK_FAILED = re.compile(r"^(?:error: )?linking with `(?P<path>[^`]+)` failed: exit (?:status|code):? ?(?P<code>-?\d+)")
 
 # GNU ld's first half of "DSO missing": held until the second half arrives.
 GNU_DSO_SYMBOL = re.compile(r"undefined reference to symbol '(?P<sym>[^']+)'")
 GNU_DSO_LIBRARY = re.compile(r"(?P<path>\S+): error adding symbols: DSO missing from command line")
 # GNU ld prints the referencing function on the line before the error.
 GNU_IN_FUNCTION = re.compile(r"^(?:\S+: )?(?P<obj>\S+): in function `(?P<fn>.+)':$")
-# lld and mold: ">>> referenced by main.c" then ">>>   main.o:(main)".
-LLD_REFERENCED = re.compile(r"^>>>\s+(?P<obj>\S.*?):\((?P<fn>.+)\)$")
+# lld and mold: ">>> referenced by main.c" then ">>>   main.o:(main)"; an
+# archive member adds " in archive /p/libx.a" (lld), and without debug info
+# lld puts it all on one line: ">>> referenced by a.o:(a_fn) in archive ./liba.a".
+LLD_REFERENCED = re.compile(
+    r"^>>>\s+(?:referenced by )?(?P<obj>\S.*?):\((?P<fn>.+?)\)(?: in archive (?P<archive>\S.*))?$"
+)
 # ld64: `      _main in main.o` after `"_x", referenced from:`.
 LD64_REFERENCED = re.compile(r"^(?P<fn>\S+) in (?P<obj>\S+)$")
 # GNU ld --verbose lists every file it tried.
@@ -85,6 +98,9 @@ SIGNATURES: tuple[Signature, ...] = (
         "link.exe",
     ),
     _s("undefined-symbol", r"^(?P<obj>.+?) : error LNK2001: unresolved external symbol (?P<sym>.+)$", "link.exe"),
+    # rustc's own recipe errors while it bundles native static libraries into an rlib
+    _s("library-not-found", r"could not find native static library `(?P<lib>[^`]+)`", "rustc"),
+    _s("incompatible-input", r"failed to add native library (?P<obj>\S+?): ", "rustc"),
     # library-not-found
     _s("library-not-found", r"cannot find -l(?P<lib>[^\s:]+)"),
     _s("library-not-found", r"unable to find library -l(?P<lib>\S+)"),
@@ -151,8 +167,19 @@ _PREFIX_FAMILY = (
 )
 
 
+# One anchored alternation instead of a search per family: family_of runs on
+# every hit line. Every entry but the last (LNK, unanchored) starts with ^, so
+# match() tries them in list order at the line's start and fails fast; the
+# unanchored link.exe entry is searched only when "LNK" is in the line.
+_ANCHORED_FAMILY = re.compile(
+    "|".join(f"(?P<f{i}>{rx.pattern})" for i, (rx, _) in enumerate(_PREFIX_FAMILY[:-1]))
+)
+
+
 def family_of(line: str) -> str | None:
-    for rx, family in _PREFIX_FAMILY:
-        if rx.search(line):
-            return family
+    m = _ANCHORED_FAMILY.match(line)
+    if m is not None and m.lastgroup is not None:
+        return _PREFIX_FAMILY[int(m.lastgroup[1:])][1]
+    if "LNK" in line and _PREFIX_FAMILY[-1][0].search(line):
+        return _PREFIX_FAMILY[-1][1]
     return None

@@ -9,7 +9,7 @@ dirs) writes one JSON file per linker invocation into
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,20 @@ class LinkRecord:
     exit_status: int
     output: str | None             # the -o path, absolute, when present
     path: Path                     # the record file itself
+    # Added by the wrapper and by linkgate after the run (all optional, so
+    # older records still read):
+    id: str = ""                   # "<started µs>-<pid>", the record file's stem
+    linker_program: str = ""       # what the wrapper exec'd ($LINKGATE_REAL_LINKER or cc)
+    args_expanded: tuple[str, ...] | None = None  # argv[1:] with @response-files read, when any
+    preserved: dict[str, str] = field(default_factory=dict)  # transient input -> kept copy
+    inputs: tuple[dict[str, Any], ...] = ()  # {path, size, mtime_ns} of persistent inputs, at record time
+    gate: str | None = None        # the gate and linkgate linker name of the run that made it
+    linker: str | None = None
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        """The linker's arguments as it read them (response files expanded)."""
+        return self.args_expanded if self.args_expanded is not None else self.argv[1:]
 
     @property
     def seconds(self) -> float:
@@ -37,6 +51,10 @@ def from_json(doc: dict[str, Any], path: Path) -> LinkRecord:
         argv=tuple(doc["argv"]), cwd=doc["cwd"], env=dict(doc.get("env", {})),
         started=float(doc["started"]), ended=float(doc["ended"]),
         exit_status=int(doc["exit_status"]), output=doc.get("output"), path=path,
+        id=str(doc.get("id", path.stem)), linker_program=str(doc.get("linker_program", "")),
+        args_expanded=tuple(doc["args_expanded"]) if doc.get("args_expanded") is not None else None,
+        preserved=dict(doc.get("preserved", {})), inputs=tuple(doc.get("inputs", ())),
+        gate=doc.get("gate"), linker=doc.get("linker"),
     )
 
 

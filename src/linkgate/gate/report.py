@@ -44,15 +44,20 @@ def build_report(results: list[GateResult]) -> Report:
 
 def summary_line(results: list[GateResult]) -> str:
     ok = sum(r.ok for r in results)
-    unproven = sum(r.ok and not r.proven for r in results)
+    fresh = sum(r.ok and not r.proven and not r.command_gate for r in results)
+    blind = sum(r.ok and not r.proven and r.command_gate for r in results)
     text = f"{ok} of {len(results)} (gate, linker) pairs linked"
-    return text + (f", {unproven} of them NOT proven (nothing linked in this run)" if unproven else "")
+    if fresh:
+        text += f", {fresh} of them NOT proven (nothing linked in this run)"
+    if blind:
+        text += f", {blind} NOT proven (command gates: linkgate cannot see what they link)"
+    return text
 
 
 def headline(r: GateResult) -> str:
     if r.verdict == LINKED:
         if not r.proven:
-            return "linked, NOT proven: nothing was linked in this run"
+            return "linked, NOT proven: " + (r.messages[0].splitlines()[0] if r.messages else "nothing linked in this run")
         how = "forced relink of " if r.forced_relink else ""
         names = ", ".join(sorted({a.target + (" (test)" if a.test else "") for a in r.linked}))
         return f"linked ({how}{names})"
@@ -126,26 +131,18 @@ def render_human(report: Report, console: Any) -> None:
         shown = r.verdict
         if r.verdict == LINKED and not item["proven"]:
             style, shown = "bold yellow", "unproven"
-        console.print(f"[{style}]{shown:>14}[/]  [bold]{escape(r.gate)}[/] \\[{r.linker}]  {r.duration:.1f} s", highlight=False)
+        console.print(
+            f"[{style}]{shown:>14}[/]  [bold]{escape(r.gate)}[/] \\[{escape(r.linker)}]  {r.duration:.1f} s",
+            highlight=False,
+        )
         if r.verdict == COMPILE_FAILED:
             console.print(f"{'':16}[yellow]{headline_of(item)}[/]", highlight=False)
         for a in item["linked"]:
             console.print(f"{'':16}linked {a['target']} ({a['kind']}): {a['path']}", highlight=False, markup=False)
         if item["forced_relink"]:
             console.print(f"{'':16}[dim]cargo found everything fresh; linkgate deleted the executable and relinked it[/]")
-        if item["verdict"] == LINKED and not item["proven"]:
-            console.print(f"{'':16}[yellow]linked, NOT proven: nothing was linked in this run[/]")
-        for d in item["diagnostics"]:
-            console.print(f"{'':16}[red]{d['kind']}[/]: {escape(d['message'])}", highlight=False)
-            if d.get("hint"):
-                console.print(f"{'':16}  [cyan]hint:[/] {escape(d['hint'])}", highlight=False)
-        if item["verdict"] == LINK_FAILED and item["linker_output"]:
-            console.print(f"{'':16}[dim]linker said:[/]")
-            lines = item["linker_output"]
-            for ln in lines[:_SHOWN_LINKER_LINES]:
-                console.print(f"{'':18}{ln}", highlight=False, markup=False)
-            if len(lines) > _SHOWN_LINKER_LINES:
-                console.print(f"{'':18}[dim]... {len(lines) - _SHOWN_LINKER_LINES} more lines (--format json)[/]")
+        if item["verdict"] == LINK_FAILED:
+            _render_failure(item, console)
         for m in item["messages"]:
             for ln in m.splitlines()[:20]:
                 console.print(f"{'':16}{ln}", highlight=False, markup=False)
@@ -153,7 +150,43 @@ def render_human(report: Report, console: Any) -> None:
             console.print(f"{'':16}[yellow]warning:[/] {escape(w)}", highlight=False)
     status = report.document["status"]
     style = "bold green" if status == "pass" else "bold red"
-    console.print(f"[{style}]{status.upper()}[/]: {report.summary}", highlight=False)
+    console.print(f"[{style}]{status.upper()}[/]: {escape(report.summary)}", highlight=False)
+
+
+def _render_failure(item: dict[str, Any], console: Any) -> None:
+    """What a maintainer needs first: which target, what the linker said, which directive, which script."""
+    from linkgate.console import escape
+
+    pad = " " * 16
+    for target in item["failed_targets"]:
+        console.print(f"{pad}[bold]failed target:[/] {escape(target)}", highlight=False)
+    for d in item["diagnostics"]:
+        scripts: list[str] = [d["build_script"]] if d.get("build_script") else []
+        subject = d.get("demangled") or d.get("symbol") or d.get("library")
+        head = f"{pad}[red]{d['kind']}[/]" + (f" [bold]{escape(subject)}[/]" if subject else "")
+        console.print(head + f": {escape(d['message'])}", highlight=False)
+        if d.get("referenced_from"):
+            console.print(f"{pad}  referenced from {escape(d['referenced_from'])}", highlight=False)
+        for rl in d.get("directives") or []:
+            where = f"{rl['output_file']}:{rl['line']}"
+            console.print(
+                f"{pad}  directive: [cyan]cargo::{escape(rl['key'])}={escape(rl['value'])}[/] [dim]({escape(where)})[/]",
+                highlight=False,
+            )
+            if rl.get("build_script") and rl["build_script"] not in scripts:
+                scripts.append(rl["build_script"])
+        for script in scripts:
+            console.print(f"{pad}  build script: {escape(script)}", highlight=False)
+        if d.get("hint"):
+            console.print(f"{pad}  [cyan]hint:[/] {escape(d['hint'])}", highlight=False)
+    lines = item["linker_output"]
+    if lines:
+        by_rustc = bool(item["diagnostics"]) and all(d.get("linker") == "rustc" for d in item["diagnostics"])
+        console.print(f"{pad}[dim]{'rustc said (no linker ran):' if by_rustc else 'linker said:'}[/]")
+        for ln in lines[:_SHOWN_LINKER_LINES]:
+            console.print(f"{pad}  {ln}", highlight=False, markup=False)
+        if len(lines) > _SHOWN_LINKER_LINES:
+            console.print(f"{pad}  [dim]... {len(lines) - _SHOWN_LINKER_LINES} more lines (--format json)[/]")
 
 
 class _Row:
@@ -175,7 +208,14 @@ def render_markdown(report: Report) -> str:
         )
     for item in report.document["results"]:
         if item["verdict"] == LINK_FAILED:
-            lines += ["", f"<details><summary>{item['gate']} [{item['linker']}]: linker output</summary>", "", "```"]
+            failed = ", ".join(item["failed_targets"]) or "?"
+            lines += ["", f"<details><summary>{item['gate']} [{item['linker']}]: {failed} failed to link</summary>", ""]
+            for d in item["diagnostics"]:
+                lines.append(f"- **{d['kind']}**: `{d['message']}`")
+                lines += [f"  - directive `cargo::{r['key']}={r['value']}`" for r in d.get("directives") or []]
+                if d.get("build_script"):
+                    lines.append(f"  - build script `{d['build_script']}`")
+            lines += ["", "```"]
             lines += item["linker_output"][:40]
             lines += ["```", "", "</details>"]
     lines += ["", f"**{report.document['status'].upper()}**: {report.summary}"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,8 @@ from typing import Any
 from linkgate import proc
 from linkgate.gate import layout
 from linkgate.gate import linkers
+from linkgate.gate import measure
+from linkgate.gate import recording
 from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
 from linkgate.config import Config, Gate
@@ -61,6 +64,25 @@ class GateResult:
     warnings: list[str] = field(default_factory=list)
     units_compiled: int = 0
     duration_s: float = 0.0
+    command_gate: bool = False  # judged by exit status alone (command = [...])
+    links: list[dict[str, Any]] = field(default_factory=list)  # per-link times from the wrapper
+    replayed: bool = False
+    # (package_id, out_dir) of the build scripts cargo reported: replay and
+    # sweep read their directives; not part of the report.
+    build_scripts: list[tuple[str, str]] = field(default_factory=list, repr=False)
+    # Recorded in history and in the JSON document (gate/measure.py).
+    run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    started_at: float = field(default_factory=time.time)  # the wrapper's link records use this clock
+    cold: bool | None = None
+    units_fresh: int = 0
+    link_s: float | None = None          # None: no wrapper recorded this run's links
+    directives_digest: str | None = None
+    recipes: tuple[str, ...] = ()
+    context: measure.RunContext | None = None
+
+    @property
+    def compile_s(self) -> float | None:
+        return None if self.link_s is None else max(0.0, self.duration_s - self.link_s)
 
     @property
     def ok(self) -> bool:
@@ -84,6 +106,20 @@ class GateResult:
             "target_dir": self.target_dir,
             "command": self.argv,
             "duration_s": round(self.duration_s, 3),
+            "links": self.links,
+            "replayed": self.replayed,
+            **self._measured(),
+        }
+
+    def _measured(self) -> dict[str, Any]:
+        ctx = self.context or measure.RunContext(None, None, None, None)
+        return {
+            "run_id": self.run_id, "started_at": measure.iso(self.started_at),
+            "runner": ctx.runner, "host": ctx.host, "commit": ctx.commit, "branch": ctx.branch,
+            "cold": self.cold, "units_fresh": self.units_fresh,
+            "link_s": None if self.link_s is None else round(self.link_s, 4),
+            "compile_s": None if self.compile_s is None else round(self.compile_s, 4),
+            "recipes": list(self.recipes), "directives_digest": self.directives_digest,
         }
 
 
@@ -95,12 +131,26 @@ def cargo_argv(gate: Gate) -> list[str]:
     return ["cargo", *args[:at], "--message-format=json", *args[at:]]
 
 
-def gate_env(config: Config, gate: Gate, linker: str, tdir: Path) -> dict[str, str]:
+def gate_env(
+    config: Config, gate: Gate, linker: str, tdir: Path, *, record_links: bool = False
+) -> dict[str, str]:
     env = dict(os.environ)
     env.update(gate.env)
     env["CARGO_TARGET_DIR"] = str(tdir)
     env.update(linkers.rustflags_env(linkers.require(linker, env), env))
+    if record_links and gate.is_cargo:
+        from linkgate.gate import wrapper
+
+        proc.which("cargo", env)  # say "cargo is missing" before anything about the recorder
+        env.update(wrapper.wrap_env(tdir, gate.cargo or (), layout.work_dir(config, gate), env))
     return env
+
+
+def _active_recipes(config: Config, gate: Gate, env: dict[str, str]) -> tuple[str, ...]:
+    """Names of the [[recipe]] entries this run selects, from its env, target and features."""
+    from linkgate.coverage.recipes import active_for_run
+
+    return active_for_run(config, gate, env)
 
 
 def run_gate(
@@ -110,19 +160,29 @@ def run_gate(
     *,
     force_link: bool = True,
     progress: Progress | None = None,
+    record_links: bool = True,
 ) -> GateResult:
+    """``record_links`` routes every link through the recording wrapper
+    (gate/wrapper.py); off, the gate links exactly as cargo alone would."""
     start = time.monotonic()
     tdir = layout.target_dir(config, gate, linker)
     cwd = layout.work_dir(config, gate)
     argv = cargo_argv(gate) if gate.is_cargo else list(gate.command or ())
-    result = GateResult(gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv)
+    result = GateResult(
+        gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv, command_gate=not gate.is_cargo
+    )
+    result.started_at, result.cold = time.time(), measure.is_cold(tdir)
+    result.context = measure.context(config.root)
+    recorded = False
     try:
         if not cwd.is_dir():
             raise LinkgateError(
                 f"working-directory {gate.working_directory!r} of gate {gate.name!r} does not exist",
                 hint=f"fix working-directory in {config.path}",
             )
-        env = gate_env(config, gate, linker, tdir)
+        env = gate_env(config, gate, linker, tdir, record_links=record_links)
+        record_since = recording.begin(tdir) if record_links and gate.is_cargo else None
+        result.recipes = _active_recipes(config, gate, env)
         if linker != "default" and not any(k in gate.env for k in ("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS")):
             for path in linkers.config_rustflags_files(str(cwd)):
                 result.warnings.append(
@@ -130,13 +190,31 @@ def run_gate(
                     f"CARGO_ENCODED_RUSTFLAGS for linker {linker!r}; move them to the gate's env RUSTFLAGS"
                 )
         if gate.is_cargo:
+            from linkgate.gate.subcommand import judge
+
+            sub = judge(gate.cargo or (), cwd, env)
+            if sub.links is None:
+                result.warnings.append(
+                    sub.reason + "; the verdict rests on what cargo reports as linked"
+                    + (f" ({sub.via})" if sub.via else "")
+                )
             _run_cargo(result, argv, cwd, env, force_link, progress)
         else:
             _run_command(result, argv, cwd, env, progress)
+        if record_since is not None:
+            result.links = recording.finish(
+                tdir, gate=gate.name, linker=linker, started=record_since, verdict=result.verdict,
+                build_scripts=result.build_scripts, cwd=cwd, artifacts=[a.to_dict() for a in result.linked],
+            )
+            recorded = True
     except LinkgateError as exc:
         result.verdict = ERROR
         result.messages.append(exc.render())
     result.duration_s = time.monotonic() - start
+    if recorded:
+        # Clipped to this run's own span: compile + link never exceeds the wall time.
+        result.link_s = measure.link_seconds(result.links, result.started_at, result.started_at + result.duration_s)
+    result.directives_digest = measure.directives_digest(result.build_scripts, result.target_dir)
     return result
 
 
@@ -199,6 +277,10 @@ def _run_cargo(
 
 def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
     result.units_compiled += sum(1 for a in log.artifacts if not a.fresh)
+    result.units_fresh = sum(1 for a in log.artifacts if a.fresh)
+    for b in log.build_scripts:
+        if (b.package_id, b.out_dir) not in result.build_scripts:
+            result.build_scripts.append((b.package_id, b.out_dir))
     result.linked = [_linked(a) for a in log.linkable if not a.fresh]
     result.up_to_date = [_linked(a) for a in log.linkable if a.fresh]
     if rc < 0:
@@ -211,6 +293,7 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
         result.verdict = LINK_FAILED
         result.failed_targets = sorted({f"{e.target} ({e.kind})" for e in log.link_errors})
         lines: list[str] = []
+        classified: list[str] = []
         blocks: list[list[str]] = []
         for err in log.link_errors:
             # A bin and its test harness usually fail with the very same
@@ -219,8 +302,11 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
             if block not in blocks:
                 blocks.append(block)
                 lines.extend(block)
+                # rustc's header goes to the classifier only: when the linker
+                # said nothing it knows, the failure is still reported (unknown).
+                classified.extend([err.message, *block] if err.message not in block else block)
         result.linker_lines = lines
-        result.diagnostics = _diagnostics(lines, log)
+        result.diagnostics = _diagnostics(classified, log)
         result.messages.extend(
             e.rendered.strip().splitlines()[0] for e in log.errors if not e.is_link
         )
@@ -243,9 +329,16 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
         return
     if not log.linkable:
         result.verdict = ERROR
+        staticlibs = sorted({a.target for a in log.artifacts if "staticlib" in a.crate_types})
         result.messages.append(
-            "the gate's command produced nothing the linker writes (no binary, test or cdylib); "
-            "name a linkable target, e.g. --test NAME --no-run or --bin NAME"
+            "nothing linked: the gate's command produced nothing a linker writes (no executable, test, "
+            "bench, example or cdylib/dylib; rlibs and metadata are not linked); name a linkable "
+            "target, e.g. --test NAME --no-run or --bin NAME"
+            + (
+                f". {', '.join(staticlibs)}: a staticlib is an archive rustc writes itself, no linker "
+                "runs for it; gate a program that links it (command = [...])"
+                if staticlibs else ""
+            )
         )
         return
     result.verdict = LINKED
@@ -255,18 +348,26 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
 def _diagnostics(lines: list[str], log: BuildLog) -> list[Any]:
     from linkgate import diagnose
 
-    diags = diagnose.classify(lines)
-    attach = getattr(diagnose, "attach_recipe", None)
-    if attach is None or not diags:
-        return diags
-    try:
-        from linkgate.cargo.buildscript import read_build_script_output
-    except ImportError:
+    from linkgate.cargo.buildscript import (
+        build_script_source,
+        manifest_dir_from_package_id,
+        read_build_script_output,
+    )
+    from linkgate.cargo.messages import package_name
+
+    native = []
+    for b in log.build_scripts:
+        manifest_dir = manifest_dir_from_package_id(b.package_id)
+        script = build_script_source(manifest_dir) if manifest_dir else None
+        native += diagnose.native_archives(
+            package_name(b.package_id), b.linked_libs, b.linked_paths, str(script) if script else None
+        )
+    diags = diagnose.classify(lines, native=native)
+    if not diags:
         return diags
     outputs = [read_build_script_output(Path(b.out_dir), b.package_id) for b in log.build_scripts if b.out_dir]
     found = [o for o in outputs if o is not None]
-    result: list[Any] = attach(diags, found)
-    return result
+    return diagnose.attach_recipe(diags, found)
 
 
 def _run_command(
@@ -288,10 +389,13 @@ def _run_command(
     lines = out + stream.stderr.splitlines()
     diags = diagnose.classify(lines)
     if rc == 0:
+        # A command gate is judged by its exit status: linkgate sees no
+        # artifacts, so `linked` stays empty and the pass is never proven.
         result.verdict = LINKED
         result.proven = False
         result.messages.append(
-            "command gates report only an exit code: linkgate cannot see what was linked, so this pass is not proven"
+            f"{argv[0]} exited 0; linkgate cannot see what a command gate links, so it lists nothing "
+            "as linked and this pass is not proven"
         )
     elif rc < 0:
         result.messages.append(f"{argv[0]} was killed by signal {-rc}")
@@ -305,7 +409,11 @@ def _run_command(
 
 
 def _linked(a: Artifact) -> LinkedArtifact:
-    return LinkedArtifact(target=a.target, kind="test" if a.test else a.kind, path=a.output or "", test=a.test)
+    kind = "test" if a.test else a.kind
+    if not a.executable and kind == "lib":
+        # A lib target that is also a cdylib/dylib: name what the linker wrote.
+        kind = "cdylib" if "cdylib" in a.crate_types else "dylib"
+    return LinkedArtifact(target=a.target, kind=kind, path=a.output or "", test=a.test)
 
 
 def _tail(text: str, n: int = 15) -> str:

@@ -121,40 +121,36 @@ def _patch(config: Config, control: Control, rel: str, original: bytes) -> bytes
 
 
 def require_clean(config: Config, rel: str) -> None:
-    """Refuse to mutate a file with uncommitted changes: they would be ours to lose."""
-    try:
-        out = proc.run(["git", "status", "--porcelain", "--", rel], cwd=config.root).stdout
-    except CommandFailed:
+    """Refuse to mutate a file with uncommitted changes: they would be ours to lose.
+
+    Asked of the innermost repository holding the file: from the superproject
+    git refuses a pathspec inside a submodule ("is in submodule"), and a
+    submodule's own edits show only as "modified content" of the submodule.
+    """
+    path = config.root / rel
+    top = proc.run(["git", "rev-parse", "--show-toplevel"], cwd=path.parent, check=False)
+    if top.returncode != 0:
         raise UsageError(
             f"{config.root} is not a git repository, so linkgate cannot tell whether {rel} has uncommitted changes",
             hint="run inside a git checkout, or pass --allow-dirty",
-        ) from None
+        )
+    repo = Path(top.stdout.strip())
+    inner = path.resolve().relative_to(repo.resolve()).as_posix()
+    out = proc.run(["git", "status", "--porcelain", "--", inner], cwd=repo).stdout
     if out.strip():
+        where = "" if repo.resolve() == config.root.resolve() else f" (in the repository at {repo})"
         raise UsageError(
-            f"{rel} has uncommitted changes; a control mutates it and restores the committed bytes",
+            f"{rel} has uncommitted changes{where}; a control mutates it and restores the committed bytes",
             hint="commit or stash your edits, or pass --allow-dirty (the journal still restores the current bytes)",
         )
 
 
 def package_of(config: Config, rel: str) -> str | None:
     """Name of the cargo package whose manifest is nearest above the file."""
-    import tomllib
+    from linkgate.prove.caches import owning_package
 
-    here = (config.root / rel).parent
-    root = config.root.resolve()
-    while True:
-        manifest = here / "Cargo.toml"
-        if manifest.is_file():
-            try:
-                data = tomllib.loads(manifest.read_text(encoding="utf-8"))
-            except (OSError, tomllib.TOMLDecodeError):
-                return None
-            name = data.get("package", {}).get("name")
-            if isinstance(name, str):
-                return name
-        if here.resolve() == root or here.parent == here:
-            return None
-        here = here.parent
+    owner = owning_package(config.root, rel)
+    return owner[0] if owner is not None else None
 
 
 def invalidate_package(target_dir: Path, package: str) -> int:

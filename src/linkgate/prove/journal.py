@@ -2,11 +2,13 @@
 
 Order of events for one mutation:
   1. take the repository lock (``.linkgate/lock``, an flock held for the run);
-  2. write the journal (original bytes, sha256, mode, mtime) to a temporary
-     file, fsync it, rename it into place, fsync the directory;
+  2. write the journal (original bytes, sha256, mode, mtime, and the cargo
+     fingerprints the mutation can make stale) to a temporary file, fsync it,
+     rename it into place, fsync the directory;
   3. replace the file atomically (temporary file + os.replace), so at every
      instant it holds either the original or the mutated bytes;
-  4. restore the same way, then delete the journal.
+  4. restore the same way, invalidate those fingerprints, then delete the
+     journal.
 A crash or ``kill -9`` anywhere leaves either no journal (nothing mutated) or
 a journal from which the next linkgate invocation restores.
 
@@ -29,11 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from linkgate.errors import Interrupted, LockHeld, RecoveryError
-
-STATE_DIR = ".linkgate"
+from linkgate.errors import Interrupted, RecoveryError
+from linkgate.prove.caches import CacheScope
+from linkgate.prove.lock import RepositoryLock
+from linkgate.statedir import STATE_DIR, ensure as ensure_state_dir
 JOURNAL = "journal.json"
-LOCK = "lock"
 _TMP_SUFFIX = ".linkgate-tmp"
 
 
@@ -75,6 +77,9 @@ class Entry:
     mutated_sha256: str
     mode: int
     mtime_ns: int
+    # Cargo fingerprints the mutation can leave stale; whoever restores the
+    # file invalidates them, so no later build reuses a mutated artefact.
+    caches: CacheScope | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -84,6 +89,7 @@ class Entry:
             "mutated_sha256": self.mutated_sha256,
             "mode": self.mode,
             "mtime_ns": self.mtime_ns,
+            "caches": self.caches.to_json() if self.caches is not None else None,
         }
 
     @staticmethod
@@ -91,7 +97,10 @@ class Entry:
         original = base64.b64decode(d["original_b64"])
         if sha256(original) != d["original_sha256"]:
             raise RecoveryError(f"journal entry for {d['path']} is corrupt (hash mismatch)")
-        return Entry(d["path"], original, d["original_sha256"], d["mutated_sha256"], d["mode"], d["mtime_ns"])
+        caches = CacheScope.from_json(d["caches"]) if d.get("caches") else None
+        return Entry(
+            d["path"], original, d["original_sha256"], d["mutated_sha256"], d["mode"], d["mtime_ns"], caches
+        )
 
 
 class Repository:
@@ -101,50 +110,24 @@ class Repository:
         self.root = root
         self.state = root / STATE_DIR
         self.journal = self.state / JOURNAL
-        self._lock_fd: int | None = None
+        self._lock = RepositoryLock(root)
 
-    # -- lock ---------------------------------------------------------------
-    def lock(self) -> None:
-        import fcntl
-
-        self.state.mkdir(exist_ok=True)
-        fd = os.open(self.state / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
-            os.close(fd)
-            raise LockHeld(
-                f"another linkgate process (pid {holder}) is mutating files in {self.root}",
-                hint="wait for it to finish; two negative controls must not interleave",
-            ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        self._lock_fd = fd
+    # -- lock (see linkgate.prove.lock) ----------------------------------------
+    def lock(self, *, shared: bool = False) -> None:
+        self._lock.acquire(shared=shared)
 
     def unlock(self) -> None:
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)  # closing releases the flock
-            self._lock_fd = None
+        self._lock.release()
 
     def lock_is_free(self) -> bool:
-        import fcntl
+        return self._lock.is_free()
 
-        path = self.state / LOCK
-        if not path.exists():
-            return True
-        fd = os.open(path, os.O_RDWR)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        finally:
-            os.close(fd)
-        return True
+    def holders(self) -> list[tuple[int, bool]]:
+        return self._lock.holders()
 
     # -- journal ------------------------------------------------------------
     def write_journal(self, entries: list[Entry]) -> None:
-        self.state.mkdir(exist_ok=True)
+        ensure_state_dir(self.root)
         doc = {"version": 1, "pid": os.getpid(), "entries": [e.to_json() for e in entries]}
         tmp = self.journal.with_suffix(".tmp")
         with open(tmp, "w", encoding="utf-8") as fh:
@@ -173,34 +156,39 @@ class Repository:
             _fsync_dir(self.state)
 
     # -- mutate / restore ---------------------------------------------------
-    def mutate(self, rel: str, mutated: bytes) -> Entry:
+    def mutate(self, rel: str, mutated: bytes, caches: CacheScope | None = None) -> Entry:
         path = self.root / rel
         st = path.stat()
         original = path.read_bytes()
-        entry = Entry(rel, original, sha256(original), sha256(mutated), st.st_mode & 0o7777, st.st_mtime_ns)
+        entry = Entry(
+            rel, original, sha256(original), sha256(mutated), st.st_mode & 0o7777, st.st_mtime_ns, caches
+        )
         self.write_journal([entry])
         write_bytes_atomic(path, mutated, entry.mode)
         return entry
 
     @contextmanager
-    def locked(self) -> Iterator[Repository]:
-        self.lock()
+    def locked(self, *, shared: bool = False) -> Iterator[Repository]:
+        self.lock(shared=shared)
         try:
             yield self
         finally:
             self.unlock()
 
     @contextmanager
-    def mutated(self, rel: str, data: bytes) -> Iterator[Entry]:
+    def mutated(self, rel: str, data: bytes, caches: CacheScope | None = None) -> Iterator[Entry]:
         """Hold *rel* mutated for the body; journal, mutate and restore are each
         one step a signal cannot split, and the restore always runs."""
-        with signals_deferred():
-            entry = self.mutate(rel, data)
+        entry: Entry | None = None
         try:
+            # Inside the try: a signal blocked during the mutation is delivered
+            # the moment the mask is lifted, and must still find the restore.
+            with signals_deferred():
+                entry = self.mutate(rel, data, caches)
             yield entry
         finally:
             with signals_deferred():
-                self.restore([entry])
+                self.restore([entry] if entry is not None else self.read_journal())
 
     def restore(self, entries: list[Entry], *, force: bool = False) -> list[str]:
         """Put every journalled file back; return what was restored. Idempotent."""
@@ -212,6 +200,9 @@ class Repository:
             if current is not None and sha256(current) == e.original_sha256:
                 if (path.stat().st_mode & 0o7777) != e.mode:
                     os.chmod(path, e.mode)
+                # Killed between restoring and invalidating, or before the
+                # mutation landed: invalidating again costs one rerun at most.
+                _invalidate(e)
                 continue
             if current is not None and sha256(current) != e.mutated_sha256 and not force:
                 raise RecoveryError(
@@ -220,9 +211,19 @@ class Repository:
                     f"journalled original ({self.journal})",
                 )
             write_bytes_atomic(path, e.original, e.mode)
+            _invalidate(e)
             restored.append(e.path)
         self.clear_journal()
         return restored
+
+
+def _invalidate(entry: Entry) -> None:
+    """Make the fingerprints honest before the journal goes: the journal is the
+    only record of which caches saw the mutated bytes."""
+    if entry.caches is not None:
+        from linkgate.prove.caches import invalidate
+
+        invalidate(entry.caches)
 
 
 @contextmanager

@@ -101,6 +101,8 @@ def render_markdown(report: Report) -> str:
                 line = k["mutated"]["diagnostics"][0]["message"]
             elif k["mutated"] and k["mutated"]["linker_output"]:
                 line = k["mutated"]["linker_output"][0]
-            out.append(f"- {k['linker']}: **{k['outcome']}**: {k['reason']}" + (f"  \n  key linker line: `{line}`" if line else ""))
+            out.append(f"- {k['linker']}: **{k['outcome']}**" + (" (replayed)" if k.get("replayed") else "")
+                       + f": {k['reason']}" + (f"  \n  key linker line: `{line}`" if line else "")
+                       + (f"  \n  why: {k['explanation']}" if k.get("explanation") else ""))
     out += ["", f"**{report.document['status'].upper()}**: {report.summary}"]
     return "\n".join(out) + "\n"

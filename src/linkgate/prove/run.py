@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from linkgate.prove import controls
+from linkgate.prove import caches, controls
 from linkgate.gate import layout
 from linkgate.config import Config, Gate
 from linkgate.errors import UsageError
@@ -41,6 +41,8 @@ class ControlOutcome:
     mutated: GateResult | None = None
     restored: GateResult | None = None
     notes: list[str] = field(default_factory=list)
+    replayed: bool = False            # judged by replaying recorded links (linkgate.replay.controls)
+    explanation: str | None = None    # not reproduced: the sweep's sentence on why
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -52,6 +54,8 @@ class ControlOutcome:
             "reason": self.reason,
             "mutation": self.diff,
             "notes": self.notes,
+            "replayed": self.replayed,
+            "explanation": self.explanation,
             "mutated": _sub(self.mutated),
             "restored": _sub(self.restored),
         }
@@ -94,18 +98,31 @@ def prove(
     allow_dirty: bool = False,
     phase: Phase = lambda _: None,
     on_build: Callable[[str, Any], None] | None = None,
+    replay: bool = False,
 ) -> list[ControlOutcome]:
+    """``replay``: judge a file control by replay when its mutation only
+    removes directives the build script prints (linkgate.replay.probe)."""
     selected = select(config, gates, names)
     outcomes: list[ControlOutcome] = []
     # Lock before reading the files: another prove may have one mutated right now.
     with Repository(config.root).locked() as repo:
-        plans = [controls.plan(config, g, c) for g, c in selected]
+        if repo.journal.exists():
+            # An earlier run was killed and no startup recovery reached this
+            # root (e.g. --repo from elsewhere): put its files back first, or
+            # the plans below would take mutated bytes for originals.
+            repo.restore(repo.read_journal())
+        plans = {c.name: controls.plan(config, g, c) for g, c in selected if not c.drops_directive}
         if not allow_dirty:
-            for p in plans:
+            for p in plans.values():
                 controls.require_clean(config, p.rel_path)
         with terminate_as_exception():
-            for p in plans:
-                outcomes.extend(_prove_one(config, repo, p, phase, on_build))
+            for g, c in selected:
+                if c.drops_directive:
+                    outcomes.extend(_prove_by_replay(config, g, c, phase, on_build))
+                elif replay and g.is_cargo and (by_replay := _file_control_by_replay(config, plans[c.name], phase, on_build)):
+                    outcomes.extend(by_replay)
+                else:
+                    outcomes.extend(_prove_one(config, repo, plans[c.name], phase, on_build))
     return outcomes
 
 
@@ -116,17 +133,111 @@ def _prove_one(
     package = controls.package_of(config, p.rel_path) if gate.is_cargo else None
     results = {ln: ControlOutcome(control.name, gate.name, ln, p.rel_path, p.diff()) for ln in gate.linkers}
     blind: dict[str, bool] = {}
-    with repo.mutated(p.rel_path, p.mutated):
+    scope = (
+        caches.scope_for(config.root, p.rel_path, [layout.target_dir(config, gate, ln) for ln in gate.linkers])
+        if gate.is_cargo else None
+    )
+    printed: dict[str, list[tuple[str, str]]] = {}
+    with repo.mutated(p.rel_path, p.mutated, scope):
         for ln, out in results.items():
+            if scope is not None:
+                # A build script blind to the file would reuse the pristine
+                # artefact and the control would be "not reproduced" falsely.
+                gone = caches.invalidate(scope, (str(layout.target_dir(config, gate, ln)),))
+                if gone:
+                    whose = (f"package {scope.package!r}'s build script" if scope.package != caches.EVERY_PACKAGE
+                             else "the build scripts (the file is in no package)")
+                    out.notes.append(
+                        f"{p.rel_path} is outside every rerun-if-changed of {whose}, so cargo would not "
+                        "rebuild for it; linkgate invalidated the fingerprints before both builds"
+                    )
             phase(f"{control.name} [{ln}]: building with the defect in place")
             out.mutated, blind[ln] = _real_run(config, gate, ln, package, out.notes, on_build)
+            printed[ln] = _printed_directives(out.mutated)
     for ln, out in results.items():
         phase(f"{control.name} [{ln}]: building the restored tree")
         out.restored, _ = _real_run(
             config, gate, ln, package, out.notes, on_build, invalidate_first=blind.get(ln, False)
         )
         out.outcome, out.reason = judge(control, out.mutated, out.restored)
+        if out.outcome == NOT_REPRODUCED and gate.is_cargo:
+            _explain(config, gate, ln, out, printed[ln], _printed_directives(out.restored))
     return list(results.values())
+
+
+def _printed_directives(res: GateResult | None) -> list[tuple[str, str]]:
+    """The link directives the build scripts printed in this run, as (key, value)."""
+    from linkgate.replay.directives import from_build_scripts
+
+    return [(d.key, d.value) for d in from_build_scripts(res.build_scripts)] if res else []
+
+
+def _explain(
+    config: Config, gate: Gate, linker: str, out: ControlOutcome,
+    mutated: list[tuple[str, str]], restored: list[tuple[str, str]],
+) -> None:
+    """Say why a defect did not reproduce: sweep the directives the mutation removed."""
+    from linkgate.replay import controls as replay_controls
+
+    removed = list(restored)
+    for item in mutated:
+        if item in removed:
+            removed.remove(item)
+    if not removed:
+        return
+    sentence = replay_controls.explain(config, gate, linker, lambda d: (d.key, d.value) in removed)
+    if sentence:
+        out.explanation = sentence
+        out.notes.append(sentence)
+
+
+def _file_control_by_replay(
+    config: Config, p: controls.PlannedMutation, phase: Phase, on_build: Any
+) -> list[ControlOutcome] | None:
+    """Outcomes by replay for a mutation that only removes printed directives; None: run it for real."""
+    from linkgate.replay import probe
+
+    phase(f"{p.control.name}: running the mutated build script alone")
+    removed, why = probe.removed_directives(config, p.gate, p.rel_path, p.original, p.mutated)
+    if removed is None:
+        return None
+    shown = ", ".join(f"cargo:{k}={v}" for k, v in removed)
+    note = (f"the mutation only removes {shown} (the original and mutated build scripts, run alone in a "
+            "scratch OUT_DIR, wrote identical files and printed the same otherwise), so replay judged it")
+    outs = _prove_by_replay(config, p.gate, p.control, phase, on_build, match=probe.matches_removed(removed))
+    for out in outs:
+        out.file, out.diff = p.rel_path, p.diff()
+        out.notes.insert(0, note)
+    return outs
+
+
+def _prove_by_replay(
+    config: Config, gate: Gate, control: Any, phase: Phase, on_build: Any, match: Any = None
+) -> list[ControlOutcome]:
+    from linkgate.replay import controls as replay_controls
+    from linkgate.replay.run import ReplayRefused
+
+    match = match or replay_controls.matcher(control)
+    outcomes = []
+    for ln in gate.linkers:
+        out = ControlOutcome(control.name, gate.name, ln, "", "", replayed=True)
+        phase(f"{control.name} [{ln}]: replaying the recorded links without the directive")
+        try:
+            out.mutated, out.restored, out.diff, out.file = replay_controls.replay_control(
+                config, gate, ln, match, out.notes, on_build
+            )
+        except ReplayRefused as exc:
+            out.outcome, out.reason = ERROR, exc.render()
+            outcomes.append(out)
+            continue
+        out.notes.append("replayed: judged by re-running the recorded link without the directive (no cargo build)")
+        out.outcome, out.reason = judge(control, out.mutated, out.restored)
+        if out.outcome == NOT_REPRODUCED:
+            out.explanation = replay_controls.explain(config, gate, ln, match)
+            if out.explanation:
+                out.notes.append(out.explanation)
+        outcomes.append(out)
+    return outcomes
 
 
 def _real_run(

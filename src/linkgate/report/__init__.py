@@ -55,21 +55,38 @@ def render(report: Report, fmt: str, console: Any | None = None) -> str:
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write via a temporary file in the same directory, then os.replace."""
+    """Write via a temporary file in the same directory, then os.replace.
+
+    mkstemp creates the file 0600; a report is for the whole team, so it gets
+    the mode a plain ``open(path, "w")`` would: the existing file's mode, or
+    0666 under the umask.
+    """
+    import stat
     import tempfile
 
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
+            os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    # os.umask can only be read by setting it; put it straight back.
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
 
 
 def emit(report: Report, fmt: str, output: str | None) -> None:

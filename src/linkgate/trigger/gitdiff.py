@@ -39,20 +39,52 @@ def parse_name_status(output: str) -> list[Change]:
     return changes
 
 
-def changed_files(base: str, head: str = "HEAD", cwd: str | Path | None = None) -> list[Change]:
-    argv = ["git", "diff", "--no-renames", "--name-status", "-z", f"{base}...{head}", "--"]
+def changed_files(
+    base: str, head: str = "HEAD", cwd: str | Path | None = None, *, merge_base: bool = True
+) -> list[Change]:
+    """``base...head`` (against the merge base) or, with ``merge_base=False``,
+    ``base..head`` (the two trees directly, as paths-filter does for a push)."""
+    dots = "..." if merge_base else ".."
+    argv = ["git", "diff", "--no-renames", "--name-status", "-z", f"{base}{dots}{head}", "--"]
     done = proc.run(argv, cwd=cwd, check=False)
     if done.returncode == 0:
         return parse_name_status(done.stdout)
     if "no merge base" in done.stderr:
-        listed = proc.run(["git", "ls-files", "-z"], cwd=cwd)
-        return [Change(p, "A", "added") for p in listed.stdout.split("\0") if p]
-    if "unknown revision" in done.stderr or "bad revision" in done.stderr or "ambiguous argument" in done.stderr:
+        return all_added(cwd)
+    _not_a_repository(done.stderr, cwd)
+    if any(s in done.stderr for s in ("unknown revision", "bad revision", "ambiguous argument", "Invalid revision")):
+        # One line, no hint block: this runs in CI logs, where the fix must be
+        # readable at a glance.
+        first = done.stderr.strip().splitlines()[0]
         raise UsageError(
-            f"git does not know {base!r} or {head!r}: {done.stderr.strip().splitlines()[0]}",
-            hint="fetch the base branch first (e.g. git fetch origin main) and pass --base origin/main",
+            f"git does not know {base!r} or {head!r} ({first}); fetch it first "
+            "(actions/checkout with fetch-depth: 0, or git fetch origin main) or pass --base REF"
         )
     raise CommandFailed(argv, done.returncode, done.stdout, done.stderr)
+
+
+def all_added(cwd: str | Path | None = None) -> list[Change]:
+    """Every tracked file as added: paths-filter's answer when there is no base."""
+    listed = proc.run(["git", "ls-files", "-z"], cwd=cwd, check=False)
+    _not_a_repository(listed.stderr, cwd)
+    return [Change(p, "A", "added") for p in listed.stdout.split("\0") if p]
+
+
+def _not_a_repository(stderr: str, cwd: str | Path | None) -> None:
+    # Outside a repository `git diff` falls back to --no-index and prints its
+    # whole usage text (exit 129); say what is wrong in one line instead.
+    if "Not a git repository" in stderr or "not a git repository" in stderr:
+        where = Path(cwd or ".").resolve()
+        raise UsageError(f"{where} is not inside a git repository; run linkgate in a checkout or pass --repo DIR")
+
+
+def local_ref(branch: str, cwd: str | Path | None = None) -> str:
+    """A ref git knows for *branch* here: an Actions checkout has ``origin/main``
+    as a remote-tracking ref and often no local ``main``."""
+    for ref in (f"refs/remotes/origin/{branch}", f"refs/heads/{branch}"):
+        if proc.run(["git", "rev-parse", "--verify", "--quiet", ref], cwd=cwd, check=False).returncode == 0:
+            return ref.removeprefix("refs/remotes/").removeprefix("refs/heads/")
+    return branch
 
 
 def tracked_files(cwd: str | Path | None = None) -> list[str]:

@@ -31,6 +31,14 @@ GOOD = '[[gate]]\nname = "a"\ncargo = ["test", "--no-run"]\n'
         (GOOD + '\n[[gate.control]]\nname = "c"\nfile = "build.rs"\ndelete = "("\n', 8, "invalid regular expression"),
         (GOOD + '\n[audit]\nseverity = { never-linked = "fatal" }\n', 6, "severity must be one of"),
         (GOOD + '\n[[audit.ignore]]\nfinding = "never-linked"\n', 5, "needs a reason"),
+        ('[[gate]]\nname = "a"\nlinkers = ["bfd"]\ncargo = ["check", "--all-targets"]\n', 4, "can never fail on a link"),
+        ('[[gate]]\nname = "a"\ncargo = ["+nightly", "clippy"]\n', 3, "never invokes the linker"),
+        ('[[gate]]\nname = "a"\ncargo = ["doc"]\n', 3, "rustdoc"),
+        ('[[gate]]\nname = "a"\ncargo = ["--locked", "build"]\n', 3, "first argument must be the cargo subcommand"),
+        (GOOD + '\n[[gate.control]]\nname = "c"\nfile = "build.rs"\ndelete = "x"\nexpect-kind = "undefined"\n', 9,
+         "did you mean 'undefined-symbol'"),
+        (GOOD + '\n[[gate.control]]\nname = "c"\nfile = "build.rs"\nexpect-kind = "dso_missing"\ndelete = "x"\n', 8,
+         "unknown diagnostic kind 'dso_missing'"),
     ],
 )
 def test_bad_config_names_file_line_and_key(tmp_path: Path, capsys, text: str, line: int, needle: str) -> None:
@@ -73,3 +81,15 @@ def test_no_configuration_is_a_clear_error(tmp_path: Path, monkeypatch, capsys) 
     monkeypatch.chdir(tmp_path)
     assert main(["run"]) == 2
     assert "no linkgate configuration found" in capsys.readouterr().err
+
+
+def test_alias_to_check_is_refused_with_where_it_was_found(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the repository root (and so the alias's config) is found from here
+    (tmp_path / ".cargo").mkdir()
+    (tmp_path / ".cargo" / "config.toml").write_text('[alias]\nci-lint = "clippy --workspace"\n')
+    cfg = tmp_path / "linkgate.toml"
+    cfg.write_text('[[gate]]\nname = "a"\ncargo = ["ci-lint"]\n')
+    assert main(["run", "--config", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert f"{cfg}:3: gate.a.cargo:" in err
+    assert "alias 'ci-lint'" in err and "cargo clippy" in err

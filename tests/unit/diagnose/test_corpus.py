@@ -21,6 +21,8 @@ for fam, linker in (("gnu-ld", "gnu-ld"), ("gold", "gold"), ("lld", "lld"), ("mo
     EXPECTED[f"{fam}/duplicate-symbol.txt"] = ("duplicate-symbol", linker, "dup_fn", None)
     EXPECTED[f"{fam}/incompatible-input.txt"] = ("incompatible-input", linker, None, "arch32.o")
     EXPECTED[f"{fam}/relocation-overflow.txt"] = ("relocation-overflow", linker, None, None)
+    EXPECTED[f"{fam}/undefined-in-archive.txt"] = ("undefined-symbol", linker, "b_fn", None)
+    EXPECTED[f"{fam}/undefined-two-in-function.txt"] = ("undefined-symbol", linker, "miss_one", None)
     # Only GNU ld knows the symbol came through another DSO; the others call it undefined.
     EXPECTED[f"{fam}/dso-missing.txt"] = (
         ("dso-missing", linker, "dep_fn", "./libdep.so") if fam == "gnu-ld" else ("undefined-symbol", linker, "dep_fn", None)
@@ -40,6 +42,13 @@ EXPECTED.update(
         "cargo/relocation-overflow.rust-lld.human.txt": ("relocation-overflow", "lld", None, None),
         "cargo/relocation-overflow-v0.rust-lld.human.txt": ("relocation-overflow", "lld", None, None),
         "cargo/linker-not-found.human.txt": ("linker-not-found", None, None, "linkgate-no-such-cc"),
+        # rustc reports a missing static library itself, while it bundles it into the rlib.
+        "cargo/native-static-missing.jsonl": ("library-not-found", "rustc", None, "nothere"),
+        "cargo/native-static-missing.human.txt": ("library-not-found", "rustc", None, "nothere"),
+        "cargo/own-archive-source-missing.gnu-ld.human.txt": ("undefined-symbol", "gnu-ld", "b_fn", None),
+        "cargo/own-archive-source-missing.rust-lld.jsonl": ("undefined-symbol", "lld", "b_fn", None),
+        # rustc says the link failed; the linker's words match no family: still a failure.
+        "cargo/linker-unrecognised.human.txt": ("unknown", None, None, None),
         "ld64/undefined-symbol.txt": ("undefined-symbol", "ld64", "_missing_fn", None),
         "ld64/undefined-symbol-ld-prime.txt": ("undefined-symbol", "ld64", "__ZN2ns6widget4drawEi", None),
         "ld64/library-not-found.txt": ("library-not-found", "ld64", None, "nosuchlib"),
@@ -119,3 +128,49 @@ def test_cargo_message_yields_only_linker_stderr() -> None:
     assert got[2] == "collect2: error: ld returned 1 exit status"
     assert len(got) == 3  # no command line, no rustc advice
     assert linker_lines_from_cargo_message({"reason": "compiler-artifact"}) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "referenced_from"),
+    [
+        # lld names the member and then its archive; linkgate spells it as GNU ld does.
+        ("lld/undefined-in-archive.txt", "./liba.a(a.o):(a_fn)"),
+        ("rust-lld/undefined-in-archive.txt", "./liba.a(a.o):(a_fn)"),
+        ("mold/undefined-in-archive.txt", "liba.a(a.o):(a_fn)"),
+        ("gnu-ld/undefined-in-archive.txt", "./liba.a(a.o):(a_fn)"),
+        ("gold/undefined-in-archive.txt", "./liba.a(a.o):(a_fn)"),
+        (
+            "cargo/own-archive-source-missing.rust-lld.jsonl",
+            "/tmp/linkgate-corpus/recipedemo/target/debug/deps/librecipedemo-9f1adc74e1fc0103.rlib(a.o):(a_fn)",
+        ),
+    ],
+)
+def test_referencing_archive_member(name: str, referenced_from: str) -> None:
+    with (CORPUS / name).open("rb") as fh:
+        (d,) = classify_stream(fh)
+    assert d.referenced_from == referenced_from
+
+
+@pytest.mark.parametrize("fam", ["gnu-ld", "gold", "lld", "mold", "rust-lld"])
+def test_every_reference_from_one_function_keeps_its_context(fam: str) -> None:
+    # GNU ld prints "in function `main'" once, then both undefined references.
+    diags = {d.symbol: d for d in classify_text((CORPUS / f"{fam}/undefined-two-in-function.txt").read_text())}
+    assert set(diags) == {"miss_one", "miss_two"}
+    for d in diags.values():
+        assert d.referenced_from == "main_two.o:(main)", (fam, d)
+
+
+def test_gnu_ld_continuation_in_a_cargo_log_keeps_the_rust_function() -> None:
+    diags = {d.symbol: d for d in classify_text((CORPUS / "cargo/undefined-mangled.gnu-ld.human.txt").read_text())}
+    second = diags["_RNvNtCs1234_5other6widget4draw"]
+    assert second.referenced_from is not None
+    assert second.referenced_from.endswith(":(_ZN8linkdemo4main17hffbf4e13af5e651fE)")
+
+
+def test_a_failed_link_with_unrecognised_output_is_never_no_problem() -> None:
+    (d,) = classify_text((CORPUS / "cargo/linker-unrecognised.human.txt").read_text())
+    assert d.kind == "unknown"
+    assert "linking with `/tmp/linkgate-corpus/fake/odd-linker` failed" in d.message
+    # ... and a recognised failure does not get an extra unknown for rustc's header.
+    kinds = [d.kind for d in classify_text((CORPUS / "cargo/dso-missing.gnu-ld.human.txt").read_text())]
+    assert kinds == ["dso-missing"]

@@ -1,0 +1,31 @@
+"""`linkgate replay GATE`: link the gate's last recorded link commands again, without cargo."""
+
+from __future__ import annotations
+
+import click
+
+from linkgate import config as config_mod
+from linkgate.commands.options import config_option, format_options
+from linkgate.errors import UsageError
+from linkgate.report import emit
+
+
+@click.command("replay")
+@click.argument("gate")
+@click.option("--linker", "only_linkers", multiple=True, help="Replay only this linker's recording (repeatable).")
+@config_option
+@format_options
+def command(gate: str, only_linkers: tuple[str, ...], config_path: str | None, fmt: str, output: str | None) -> int:
+    """Re-run GATE's recorded links (from its last run) in linker time only."""
+    from linkgate.gate.report import build_report
+    from linkgate.replay.run import replay_gate
+
+    cfg = config_mod.load(config_path)
+    selected = cfg.gate(gate)
+    for name in only_linkers:
+        if name not in selected.linkers:
+            raise UsageError(f"gate {gate!r} has no linker {name!r}", hint="its linkers: " + ", ".join(selected.linkers))
+    results = [replay_gate(cfg, selected, ln) for ln in selected.linkers if not only_linkers or ln in only_linkers]
+    report = build_report(results)
+    emit(report, fmt, output)
+    return report.exit_code

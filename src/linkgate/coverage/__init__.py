@@ -1,0 +1,1 @@
+"""Link recipes: which branch of a build script each run selected, and which none linked."""

@@ -1,0 +1,142 @@
+"""What a run records about itself besides its verdict: where it ran, how long
+it spent linking, whether it started cold, and what link recipe it saw.
+
+These facts go into the run's JSON document and into the history, so a run on
+another machine can be imported and compared like a local one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from linkgate.gate.linkrecord import LINKS_DIR
+
+
+@dataclass(frozen=True)
+class RunContext:
+    runner: str | None       # $RUNNER_NAME (GitHub Actions, also self-hosted), else None
+    host: str | None
+    commit: str | None
+    branch: str | None
+
+
+def context(root: Path) -> RunContext:
+    import socket
+
+    from linkgate import proc
+    from linkgate.errors import LinkgateError
+
+    commit = branch = None
+    try:
+        # One git call for both: `rev-parse HEAD --abbrev-ref HEAD` prints the sha, then the branch.
+        done = proc.run(["git", "rev-parse", "HEAD", "--abbrev-ref", "HEAD"], cwd=root, check=False)
+        lines = done.stdout.split()
+        if done.returncode == 0 and len(lines) == 2:
+            commit, branch = lines
+    except LinkgateError:
+        pass  # no git: the run is still worth recording
+    if branch in (None, "HEAD"):
+        # CI checks out pull requests detached; GitHub names the branch in the environment.
+        branch = os.environ.get("GITHUB_HEAD_REF") or os.environ.get("GITHUB_REF_NAME") or None
+    commit = commit or os.environ.get("GITHUB_SHA") or None
+    return RunContext(
+        runner=os.environ.get("RUNNER_NAME") or None,
+        host=socket.gethostname() or None,
+        commit=commit,
+        branch=branch,
+    )
+
+
+# What a target dir holds before any unit is built: linkgate's wrapper and
+# records, and the two files cargo writes first (even when it then fails).
+_NOT_REUSABLE = frozenset({LINKS_DIR, "CACHEDIR.TAG", ".rustc_info.json"})
+
+
+def is_cold(target_dir: Path) -> bool:
+    """Cold means cargo had nothing to reuse: the target dir is missing, empty,
+    or holds only files that no build output lives in."""
+    try:
+        return all(child.name in _NOT_REUSABLE for child in target_dir.iterdir())
+    except FileNotFoundError:
+        return True
+    except NotADirectoryError:
+        return False
+
+
+def link_seconds(links: Iterable[Mapping[str, Any]], start: float, end: float) -> float:
+    """Seconds during which at least one linker ran within [start, end].
+
+    Cargo links several units at once (a test harness and a binary, on every
+    core), so per-link seconds may add up to more than the wall time. The union
+    of the intervals counts parallel links once, which keeps compile = wall -
+    link meaningful. *links* are the run's ``links`` entries (``started``,
+    ``seconds``), as gate/recording.py reports them.
+    """
+    total = 0.0
+    cur_lo = cur_hi = None
+    spans = ((float(x["started"]), float(x["started"]) + float(x["seconds"])) for x in links if "started" in x)
+    for lo, hi in sorted((max(a, start), min(b, end)) for a, b in spans):
+        if hi <= lo:
+            continue
+        if cur_hi is None or cur_lo is None or lo > cur_hi:
+            if cur_hi is not None and cur_lo is not None:
+                total += cur_hi - cur_lo
+            cur_lo, cur_hi = lo, hi
+        else:
+            cur_hi = max(cur_hi, hi)
+    if cur_hi is not None and cur_lo is not None:
+        total += cur_hi - cur_lo
+    return total
+
+
+_PKG_ID = re.compile(r"^(?:[a-z+]+\+)?(?P<url>[^#]*)(?:#(?P<frag>.*))?$")
+
+
+def directives_digest(build_scripts: Iterable[tuple[str, str]], target_dir: str) -> str | None:
+    """A short digest of every link directive the build scripts emitted, or None.
+
+    Paths under the target dir and under the package's own directory are
+    replaced by placeholders, so the same recipe gives the same digest on every
+    machine and in every target dir; a directive naming e.g. /usr/local/cuda
+    keeps its path, because that is part of the recipe.
+    """
+    from linkgate.cargo.buildscript import read_build_script_output
+
+    lines: set[str] = set()
+    for package_id, out_dir in build_scripts:  # (package_id, out_dir), as GateResult keeps them
+        if not out_dir:
+            continue
+        out = read_build_script_output(Path(out_dir), package_id)
+        if out is None:
+            continue
+        name, pkg_dir = _package(package_id)
+        for d in out.link_directives():
+            value = d.value.replace(target_dir, "$TARGET")
+            if pkg_dir:
+                value = value.replace(pkg_dir, "$PKG")
+            lines.add(f"{name}\t{d.key}\t{value}")
+    if not lines:
+        return None
+    return hashlib.sha256("\n".join(sorted(lines)).encode()).hexdigest()[:16]
+
+
+def _package(package_id: str) -> tuple[str, str | None]:
+    m = _PKG_ID.match(package_id)
+    if m is None:
+        return package_id, None
+    url, frag = m.group("url"), m.group("frag") or ""
+    pkg_dir = url[len("file://"):] if url.startswith("file://") else None
+    if "@" in frag:
+        return frag.split("@", 1)[0], pkg_dir
+    return (url.rstrip("/").rsplit("/", 1)[-1] or package_id), pkg_dir
+
+
+def iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

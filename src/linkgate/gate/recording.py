@@ -1,0 +1,131 @@
+"""Before and after a gate run: keep what replay needs, drop what it no longer can use.
+
+After cargo returns, each record of this run gets the size and mtime of every
+persistent input it names (replay refuses when one changed), and the copies
+the wrapper kept of files that still exist are dropped again: only the files
+rustc deleted after the link need a copy. ``last-run.json`` then names the
+run's records and the build scripts behind them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from linkgate.gate import linkinputs
+from linkgate.gate.linkrecord import LINKS_DIR, LinkRecord, read_records
+
+LAST_RUN = "last-run.state"  # not *.json: read_records globs those
+
+
+def begin(tdir: Path) -> float:
+    """Drop the kept inputs of earlier runs (only the last run is replayable)."""
+    folder = tdir / LINKS_DIR
+    if folder.is_dir():
+        for child in folder.glob("*.inputs"):
+            shutil.rmtree(child, ignore_errors=True)
+    return time.time()
+
+
+def _write_json(path: Path, doc: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+def finish(
+    tdir: Path,
+    *,
+    gate: str,
+    linker: str,
+    started: float,
+    verdict: str,
+    build_scripts: Sequence[tuple[str, str]],
+    cwd: Path,
+    artifacts: Sequence[dict[str, Any]] = (),
+) -> list[dict[str, Any]]:
+    """Complete this run's records; return their link times (``links``)."""
+    records = read_records(tdir, since=started)
+    for rec in records:
+        try:
+            doc = json.loads(rec.path.read_text())
+        except (OSError, ValueError):
+            continue
+        preserved = {}
+        for orig, kept in rec.preserved.items():
+            if os.path.exists(orig):
+                Path(kept).unlink(missing_ok=True)
+            else:
+                preserved[orig] = kept
+        doc["preserved"] = preserved
+        stats = []
+        for item in linkinputs.inputs(rec.args, rec.cwd):
+            if item.path in preserved:
+                continue
+            st = linkinputs.stat_of(item.path)
+            if st is not None and st not in stats:
+                stats.append(st)
+        doc["inputs"] = stats
+        doc["gate"], doc["linker"] = gate, linker
+        _write_json(rec.path, doc)
+    records = read_records(tdir, since=started)
+    links = link_times(records, [(str(a["target"]), str(a["path"])) for a in artifacts])
+    _write_json(
+        tdir / LINKS_DIR / LAST_RUN,
+        {
+            "gate": gate,
+            "linker": linker,
+            "started": started,
+            "ended": time.time(),
+            "verdict": verdict,
+            "cwd": str(cwd),
+            "records": [r.id for r in records],
+            "links": links,
+            "artifacts": list(artifacts),
+            "build_scripts": [{"package_id": p, "out_dir": o} for p, o in build_scripts],
+        },
+    )
+    return links
+
+
+def last_run(tdir: Path) -> dict[str, Any] | None:
+    try:
+        doc = json.loads((tdir / LINKS_DIR / LAST_RUN).read_text())
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _inode(path: str | None) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path) if path else None
+    except OSError:
+        return None
+    return (st.st_ino, st.st_dev) if st else None
+
+
+def link_times(records: Sequence[LinkRecord], artifacts: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Per-artifact link times for the run report (``links``).
+
+    *artifacts* are (target, path) of what cargo reported linked; cargo
+    uplifts ``deps/<name>-<hash>`` (the linker's ``-o``) to ``<profile>/<name>``
+    as a hard link, so the two are matched by inode.
+    """
+    by_inode = {ino: target for target, path in artifacts if (ino := _inode(path)) is not None}
+    return [
+        {
+            "output": r.output,
+            "target": by_inode.get(_inode(r.output) or (-1, -1))
+            or ("build-script-build" if r.output and "/build/" in r.output else None),
+            "seconds": round(r.seconds, 6),
+            "exit_status": r.exit_status,
+            "started": r.started,
+            "record": r.id,
+        }
+        for r in records
+    ]

@@ -1,0 +1,157 @@
+"""Does a gate's cargo subcommand invoke the linker at all?
+
+A gate that runs ``cargo check`` can never fail on a link, yet it exits 0:
+the false green linkgate exists to prevent. So the subcommand is judged when
+the configuration loads, before anything is built. Cargo resolves a
+subcommand in this order (cargo's ``cli.rs``): a user alias from ``[alias]``
+in ``.cargo/config.toml`` (cwd and its parents, then ``$CARGO_HOME``) or
+``CARGO_ALIAS_<NAME>``; then the built-in aliases ``b c d t r rm``; built-in
+commands shadow user aliases of the same name; anything else is an external
+``cargo-<name>`` program. Aliases expand recursively.
+
+The run-time check ("nothing linked" is an error) is the real guarantee;
+this module only turns the certain cases into an early configuration error.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+BUILTIN_ALIASES = {"b": "build", "c": "check", "d": "doc", "t": "test", "r": "run", "rm": "remove"}
+
+# Subcommands that run rustc through to the linker for their linkable targets.
+LINKING = frozenset({"build", "test", "bench", "run", "rustc", "install"})
+
+_NO_COMPILE = "compiles nothing"
+# Built-in (and rustup-shipped) subcommands that never invoke the linker, with the reason.
+NOT_LINKING: dict[str, str] = {
+    "check": "cargo check stops after type checking and writes metadata (.rmeta); it never invokes the linker",
+    "clippy": "cargo clippy runs cargo check with lints; it never invokes the linker",
+    "fix": "cargo fix runs cargo check and applies suggestions; it never invokes the linker",
+    "doc": "cargo doc runs rustdoc, which writes HTML and never invokes the linker for your targets",
+    "rustdoc": "cargo rustdoc runs rustdoc, which writes HTML and never invokes the linker for your targets",
+    "miri": "cargo miri interprets the program; it never invokes the linker",
+    "fmt": f"cargo fmt formats source and {_NO_COMPILE}",
+    "metadata": f"cargo metadata prints the package graph and {_NO_COMPILE}",
+    "tree": f"cargo tree prints the dependency tree and {_NO_COMPILE}",
+    "package": "cargo package builds a copy unpacked from the .crate file, not your working tree",
+    "publish": "cargo publish uploads to a registry; its verification build uses a copy unpacked from the .crate file",
+    **{
+        name: f"cargo {name} {_NO_COMPILE}"
+        for name in (
+            "add", "remove", "clean", "config", "fetch", "generate-lockfile", "help", "info", "init",
+            "locate-project", "login", "logout", "new", "owner", "pkgid", "read-manifest", "report",
+            "search", "uninstall", "update", "vendor", "verify-project", "version", "yank",
+        )
+    },
+    # Common external subcommands whose job is not a link.
+    "udeps": "cargo udeps runs cargo check; it never invokes the linker",
+    "expand": "cargo expand prints macro-expanded source; it never invokes the linker",
+    "semver-checks": "cargo semver-checks compares rustdoc JSON; it never invokes the linker",
+    **{
+        name: f"cargo {name} inspects dependencies and {_NO_COMPILE}"
+        for name in ("deny", "audit", "machete", "outdated")
+    },
+}
+# External subcommands that take another cargo subcommand as their first argument.
+FORWARDING = frozenset({"hack", "auditable", "careful"})
+BUILTIN = LINKING | {n for n in NOT_LINKING if n not in ("udeps", "expand", "semver-checks", "deny",
+                                                          "audit", "machete", "outdated")}
+
+
+@dataclass(frozen=True)
+class Judgement:
+    links: bool | None  # None: linkgate cannot tell before building
+    subcommand: str  # the resolved subcommand (after aliases and forwarding)
+    reason: str  # why it does not link, or why linkgate cannot tell; "" when it links
+    via: str = ""  # how it was resolved, e.g. "alias 'ci' in /w/.cargo/config.toml"
+
+
+def judge(args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) -> Judgement:
+    """Judge a gate's ``cargo = [...]`` list (without the leading ``cargo``)."""
+    env = os.environ if env is None else env
+    rest = list(args[1:] if args and args[0].startswith("+") else args)
+    if not rest or rest[0].startswith("-"):
+        first = rest[0] if rest else "(nothing)"
+        return Judgement(False, first, f"the first argument must be the cargo subcommand, not {first!r}: "
+                         "linkgate inserts --message-format=json right after it")
+    aliases = _Aliases(cwd, env)
+    via: list[str] = []
+    seen: set[str] = set()
+    while True:
+        name = rest[0]
+        if name not in BUILTIN:
+            expansion = aliases.get(name)
+            if expansion is not None:
+                if name in seen:
+                    return Judgement(None, name, f"cargo alias {name!r} expands to itself", "; ".join(via))
+                seen.add(name)
+                via.append(f"alias {name!r} = {' '.join(expansion[0])!r} ({expansion[1]})")
+                rest = [*expansion[0], *rest[1:]]
+                if not rest:
+                    return Judgement(False, name, f"cargo alias {name!r} is empty", "; ".join(via))
+                continue
+        if name in FORWARDING:
+            inner = next((a for a in rest[1:] if not a.startswith("-")), None)
+            if inner is None:
+                return Judgement(None, name, f"cargo {name} was given no subcommand to run", "; ".join(via))
+            via.append(f"cargo {name} runs cargo {inner}")
+            rest = rest[rest.index(inner):]
+            continue
+        break
+    shown = "; ".join(via)
+    if name in LINKING:
+        return Judgement(True, name, "", shown)
+    if name in NOT_LINKING:
+        return Judgement(False, name, NOT_LINKING[name], shown)
+    return Judgement(
+        None, name,
+        f"cargo {name} is neither a built-in subcommand nor an alias linkgate found (an external "
+        f"cargo-{name} program?); linkgate cannot tell before building whether it links",
+        shown,
+    )
+
+
+class _Aliases:
+    """``[alias]`` tables, nearest configuration first, then ``CARGO_ALIAS_*``."""
+
+    def __init__(self, cwd: Path, env: Mapping[str, str]) -> None:
+        self.env = env
+        self.files: list[Path] = []
+        here = cwd.resolve()
+        for directory in (here, *here.parents):
+            for name in ("config.toml", "config"):
+                path = directory / ".cargo" / name
+                if path.is_file():
+                    self.files.append(path)
+                    break
+        try:
+            home = Path(env.get("CARGO_HOME") or Path.home() / ".cargo")
+        except RuntimeError:  # no HOME: cargo would find no home configuration either
+            return
+        for name in ("config.toml", "config"):
+            if (home / name).is_file() and (home / name) not in self.files:
+                self.files.append(home / name)
+                break
+
+    def get(self, name: str) -> tuple[list[str], str] | None:
+        var = "CARGO_ALIAS_" + name.upper().replace("-", "_")
+        if var in self.env:
+            return self.env[var].split(), f"${var}"
+        for path in self.files:
+            try:
+                table = tomllib.loads(path.read_text(encoding="utf-8")).get("alias", {})
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                continue
+            value = table.get(name) if isinstance(table, dict) else None
+            if isinstance(value, str):
+                return value.split(), str(path)
+            if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                return list(value), str(path)
+        if name in BUILTIN_ALIASES:
+            return [BUILTIN_ALIASES[name]], "built-in alias"
+        return None

@@ -1,0 +1,1 @@
+"""Replay recorded link commands without cargo, and sweep their directives."""

@@ -1,0 +1,104 @@
+"""Negative controls in linker time: drop a directive from the recorded links.
+
+A ``drop-directive`` control is judged by two replays of the gate's last
+recorded links, one without the directive (the mutated run) and one as
+recorded (the restored run), with ``prove``'s own judge. With no usable
+recording, the gate runs first (a full run), then the same replays follow.
+
+When a control is not reproduced, :func:`explain` sweeps the directive it
+removed and returns the sweep's one sentence for the evidence.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from linkgate.config import Config, Control, Gate
+from linkgate.gate.run import run_gate
+from linkgate.replay import command, directives
+from linkgate.replay.directives import SourceDirective
+from linkgate.replay.run import Recorded, ReplayRefused, attempt, load, require_fresh, result_of
+
+Matcher = Callable[[SourceDirective], bool]
+
+
+def matcher(control: Control) -> Matcher:
+    if control.drop_lib is not None:
+        lib = control.drop_lib
+        return lambda d: d.key == "rustc-link-lib" and (d.value == lib or d.argument == directives.lib_argument(lib))
+    arg = control.drop_directive
+    return lambda d: d.argument == arg
+
+
+def recording(config: Config, gate: Gate, linker: str, notes: list[str], on_build: Any) -> Recorded:
+    """The gate's replayable recording under *linker*, running the gate first when there is none."""
+    try:
+        recorded = load(config, gate, linker)
+        require_fresh(recorded)
+        return recorded
+    except ReplayRefused as exc:
+        notes.append(f"no replayable recording ({exc.message}); linkgate ran the gate first")
+    res = run_gate(config, gate, linker, force_link=True, progress=on_build)
+    if res.verdict != "linked":
+        raise ReplayRefused(f"the gate does not link as it stands ({res.verdict}), so no control can be judged",
+                            hint=f"fix the gate first: linkgate run {gate.name} --linker {linker}")
+    recorded = load(config, gate, linker)
+    require_fresh(recorded)
+    return recorded
+
+
+def replay_control(
+    config: Config, gate: Gate, linker: str, match: Matcher, notes: list[str], on_build: Any = None
+) -> tuple[Any, Any, str, str]:
+    """(mutated, restored, what was dropped, its build script): two GateResults from replays."""
+    recorded = recording(config, gate, linker, notes, on_build)
+    found = directives.from_build_scripts(recorded.build_scripts)
+    chosen = [i for i, d in enumerate(found) if match(d)]
+    if not chosen:
+        raise ReplayRefused(f"no build script of gate {gate.name!r} prints that directive "
+                            f"(under {linker}: {', '.join(sorted({d.label for d in found})) or 'none'})")
+    label = ", ".join(sorted({found[i].label for i in chosen}))
+    where = sorted({f"{found[i].build_script}:{found[i].line}" if found[i].line else str(found[i].build_script)
+                    for i in chosen})
+    with tempfile.TemporaryDirectory(prefix="linkgate-control-") as tmp:
+        scratch = Path(tmp)
+        t0 = time.monotonic()
+        dropped = []
+        carrying = []
+        for link in recorded.links:
+            args = command.arguments(link.record)
+            claims = directives.claim(found, args)
+            gone = {claims[i] for i in chosen if i in claims}
+            if not gone:
+                continue  # this link never had the directive: its verdict cannot change
+            carrying.append(link)
+            dropped.append(attempt(link, scratch, args=[a for j, a in enumerate(args) if j not in gone], tag=".drop"))
+            if not dropped[-1].ok:
+                break  # the defect is caught; the remaining links add nothing to the verdict
+        if not carrying:
+            raise ReplayRefused(f"{label} is printed by {', '.join(where)} but is on no recorded link line "
+                                "(a static library bundled into an rlib?)", hint="use a file control instead")
+        mutated = result_of(recorded, dropped, t0)
+        t1 = time.monotonic()
+        restored = result_of(recorded, [attempt(link, scratch, tag=".base") for link in carrying], t1)
+    script = next((str(found[i].build_script) for i in chosen if found[i].build_script), "")
+    return mutated, restored, f"drop {label} ({', '.join(where)})", script
+
+
+def explain(config: Config, gate: Gate, linker: str, match: Matcher) -> str | None:
+    """The sweep's sentence for the directives *match* selects, or None when there is nothing to say."""
+    from linkgate.replay.sweep import LinkerSweep
+
+    try:
+        recorded = load(config, gate, linker)
+        require_fresh(recorded)
+        with tempfile.TemporaryDirectory(prefix="linkgate-explain-") as tmp:
+            ls = LinkerSweep(recorded, Path(tmp))
+            sentences = [ls.judge(i).detail for i, d in enumerate(ls.directives) if match(d)]
+    except ReplayRefused:
+        return None
+    return " ".join(dict.fromkeys(s for s in sentences if s)) or None

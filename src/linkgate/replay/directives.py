@@ -1,0 +1,115 @@
+"""Which arguments of a link line came from which build-script directive.
+
+rustc appends ``rustc-link-arg`` values verbatim after its own arguments, in
+the order the script printed them, so each claims the last unclaimed equal
+argument. ``rustc-link-lib`` becomes ``-lNAME`` (``-l:NAME`` with
+``+verbatim``) among the crate's native libraries, ahead of std's own
+``-lc``/``-lm``, so it claims the first unclaimed one. A static library
+bundled into an rlib (the default for ``static=`` in a library crate) is not
+on the line at all: it travels inside the rlib.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from linkgate.cargo.buildscript import build_script_source, manifest_dir_from_package_id, read_build_script_output
+from linkgate.cargo.messages import package_name
+
+SWEPT_KEYS = ("rustc-link-lib", "rustc-link-arg", "rustc-link-arg-bins", "rustc-link-arg-bin",
+              "rustc-link-arg-tests", "rustc-link-arg-examples", "rustc-link-arg-benches",
+              "rustc-link-arg-cdylib", "rustc-cdylib-link-arg")
+
+
+@dataclass(frozen=True)
+class SourceDirective:
+    key: str
+    value: str
+    package: str
+    build_script: str | None   # the script's source file, when local
+    line: int | None           # its line there, when the value is written out literally
+    output_file: str
+    output_line: int
+
+    @property
+    def argument(self) -> str:
+        """The link-line argument this directive becomes."""
+        if self.key == "rustc-link-lib":
+            return lib_argument(self.value)
+        value = self.value
+        if self.key == "rustc-link-arg-bin" and "=" in value:
+            value = value.split("=", 1)[1]
+        return value
+
+    @property
+    def label(self) -> str:
+        return f"{self.key}={self.value}" if self.key == "rustc-link-lib" else self.argument
+
+
+def lib_argument(value: str) -> str:
+    """``static:+verbatim=libfoo.a`` -> ``-l:libfoo.a``; ``dylib=foo:bar`` -> ``-lbar``."""
+    kind, _, name = value.rpartition("=")
+    if ":" in name:
+        name = name.split(":", 1)[1] or name.split(":", 1)[0]
+    return f"-l:{name}" if "+verbatim" in kind else f"-l{name}"
+
+
+def _line_in_source(source: str | None, key: str, value: str) -> int | None:
+    if not source:
+        return None
+    try:
+        lines = Path(source).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    needles = [f'"{value}"', f"{key}={value}\"", f"={value}\""]
+    for needle in needles:
+        hits = [i for i, ln in enumerate(lines, start=1) if needle in ln]
+        if hits:
+            return hits[0]
+    return None
+
+
+def from_build_scripts(build_scripts: Sequence[tuple[str, str]]) -> list[SourceDirective]:
+    found: list[SourceDirective] = []
+    for package_id, out_dir in build_scripts:
+        bso = read_build_script_output(Path(out_dir), package_id)
+        if bso is None:
+            continue
+        manifest_dir = manifest_dir_from_package_id(package_id)
+        src = build_script_source(manifest_dir) if manifest_dir else None
+        source = str(src) if src else None
+        for d in bso.directives:
+            if d.key in SWEPT_KEYS:
+                found.append(SourceDirective(
+                    d.key, d.value, package_name(package_id), source,
+                    _line_in_source(source, d.key, d.value), str(bso.output_file), d.line,
+                ))
+    return found
+
+
+def claim(directives: Sequence[SourceDirective], args: Sequence[str]) -> dict[int, int]:
+    """directive index -> argument index on this link line (absent: not on it)."""
+    taken: set[int] = set()
+    where: dict[int, int] = {}
+    order = sorted(range(len(directives)), key=lambda i: (directives[i].key == "rustc-link-lib", -i))
+    for i in order:
+        d = directives[i]
+        want = d.argument
+        hits = [j for j, a in enumerate(args) if a == want and j not in taken]
+        if not hits:
+            continue
+        j = hits[0] if d.key == "rustc-link-lib" else hits[-1]
+        taken.add(j)
+        where[i] = j
+    return where
+
+
+def library_of(argument: str) -> str | None:
+    """The file-name stem a -l argument looks for: ``-lm`` -> ``libm.``, ``-l:x.a`` -> ``x.a``."""
+    m = re.match(r"^-l(:?)(.+)$", argument)
+    if m is None:
+        return None
+    return m.group(2) if m.group(1) else f"lib{m.group(2)}."

@@ -1,0 +1,188 @@
+"""`replay`: link the gate's last recorded links again, in linker time only.
+
+A replay is only evidence when it links what the gate linked: every input the
+recorded command names must be as it was (size and mtime), else we refuse and
+name the input. The verdict and diagnostics come from the same classifier
+``run`` uses, applied to the linker's own stderr (which is exactly what rustc
+quotes in its link-failure notes).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from linkgate import proc
+from linkgate.config import Config, Gate
+from linkgate.errors import LinkgateError
+from linkgate.gate import layout, recording
+from linkgate.gate.linkrecord import LinkRecord, read_records
+from linkgate.gate.run import ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact
+from linkgate.replay import command
+
+
+class ReplayRefused(LinkgateError):
+    """No faithful replay is possible; the remedy is always a real run."""
+
+
+@dataclass(frozen=True)
+class RecordedLink:
+    record: LinkRecord
+    target: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Recorded:
+    gate: str
+    linker: str
+    tdir: Path
+    links: tuple[RecordedLink, ...]
+    build_scripts: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    link: RecordedLink
+    returncode: int
+    stdout: str
+    stderr: str
+    output: str
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+    def stdout_lines(self) -> list[str]:
+        """Everything the linker printed (``--trace-symbol`` goes to stdout)."""
+        return (self.stdout + "\n" + self.stderr).splitlines()
+
+
+def _again(gate: str, linker: str) -> str:
+    return f"run the gate again: linkgate run {gate} --linker {linker}"
+
+
+def _is_build_script(rec: LinkRecord) -> bool:
+    name = os.path.basename(rec.output or "")
+    return name.startswith(("build_script_", "build-script-"))
+
+
+def load(config: Config, gate: Gate, linker: str) -> Recorded:
+    """The gate's last run under *linker*, as replayable links; refuse otherwise."""
+    if not gate.is_cargo:
+        raise ReplayRefused(
+            f"gate {gate.name!r} runs a command, not cargo: linkgate records only cargo gates' links",
+            hint="use linkgate run",
+        )
+    tdir = layout.target_dir(config, gate, linker)
+    state = recording.last_run(tdir)
+    if state is None or state.get("gate") != gate.name:
+        raise ReplayRefused(f"no recorded link for gate {gate.name!r} under {linker} in {tdir}",
+                            hint=_again(gate.name, linker))
+    ids = set(state.get("records", []))
+    targets = {ln.get("record"): ln.get("target") for ln in state.get("links", [])}
+    kinds = {a.get("target"): a.get("kind", "?") for a in state.get("artifacts", [])}
+    latest: dict[str, LinkRecord] = {}
+    for rec in read_records(tdir):
+        # rustc retries without -fuse-ld=lld when cc rejects it: the last
+        # attempt per output is the link that counted.
+        if rec.id in ids and rec.output and not _is_build_script(rec):
+            latest[rec.output] = rec
+    links = tuple(
+        RecordedLink(rec, str(targets.get(rec.id) or _target_from_output(rec.output or "")),
+                     str(kinds.get(targets.get(rec.id), "?")))
+        for rec in sorted(latest.values(), key=lambda r: r.started)
+    )
+    if not links:
+        raise ReplayRefused(
+            f"the last run of {gate.name!r} under {linker} linked nothing (every unit was fresh)",
+            hint=_again(gate.name, linker),
+        )
+    scripts = tuple((str(b.get("package_id", "")), str(b.get("out_dir", ""))) for b in state.get("build_scripts", []))
+    return Recorded(gate.name, linker, tdir, links, scripts)
+
+
+def _target_from_output(output: str) -> str:
+    name = os.path.basename(output)
+    return name.rsplit("-", 1)[0] if "-" in name else name
+
+
+def require_fresh(recorded: Recorded) -> None:
+    problems = [p for link in recorded.links for p in command.stale_inputs(link.record)]
+    if problems:
+        shown = sorted(set(problems))
+        raise ReplayRefused(
+            f"cannot replay {recorded.gate!r} under {recorded.linker}: an input changed since it was recorded: "
+            + "; ".join(shown[:5]) + (f" (and {len(shown) - 5} more)" if len(shown) > 5 else ""),
+            hint=_again(recorded.gate, recorded.linker),
+        )
+
+
+def attempt(
+    link: RecordedLink, scratch: Path, *, args: Sequence[str] | None = None, extra: Sequence[str] = (), tag: str = ""
+) -> Attempt:
+    out = scratch / f"{os.path.basename(link.record.output or 'out')}{tag}"
+    cmd = command.build(link.record, str(out), args=args, scratch=scratch, extra=extra)
+    t0 = time.monotonic()
+    done = proc.run(cmd.argv, cwd=cmd.cwd, env=cmd.env, check=False)
+    return Attempt(link, done.returncode, done.stdout, done.stderr, str(out), time.monotonic() - t0)
+
+
+def diagnostics(lines: list[str], recorded: Recorded) -> list[Any]:
+    from linkgate import diagnose
+    from linkgate.cargo.buildscript import read_build_script_output
+
+    diags = diagnose.classify(lines)
+    outputs = [read_build_script_output(Path(o), p) for p, o in recorded.build_scripts if o]
+    return diagnose.attach_recipe(diags, [o for o in outputs if o is not None]) if diags else diags
+
+
+def result_of(recorded: Recorded, attempts: Sequence[Attempt], started: float) -> GateResult:
+    """A ``linkgate.run/1`` result for these attempts, judged as ``run`` judges."""
+    first = attempts[0].link.record if attempts else None
+    res = GateResult(
+        gate=recorded.gate, linker=recorded.linker, verdict=ERROR, target_dir=str(recorded.tdir),
+        argv=list(first.argv) if first else [], replayed=True,
+    )
+    res.links = [
+        {"output": a.output, "target": a.link.target, "seconds": round(a.seconds, 6),
+         "exit_status": a.returncode, "record": a.link.record.id}
+        for a in attempts
+    ]
+    failed = [a for a in attempts if not a.ok]
+    res.linked = [LinkedArtifact(a.link.target, a.link.kind, a.output, a.link.kind == "test") for a in attempts if a.ok]
+    if failed:
+        res.verdict = LINK_FAILED
+        res.failed_targets = sorted({f"{a.link.target} ({a.link.kind})" for a in failed})
+        lines: list[str] = []
+        blocks: list[list[str]] = []
+        for a in failed:
+            block = [ln for ln in a.stderr.splitlines() if ln.strip()]
+            if block not in blocks:
+                blocks.append(block)
+                lines.extend(block)
+        res.linker_lines = lines
+        res.diagnostics = diagnostics(lines, recorded)
+    else:
+        res.verdict = LINKED
+        res.proven = True
+    res.messages.append(
+        f"replayed {len(attempts)} recorded link(s) without cargo; outputs went to a temporary directory"
+    )
+    res.duration_s = time.monotonic() - started
+    return res
+
+
+def replay_gate(config: Config, gate: Gate, linker: str) -> GateResult:
+    started = time.monotonic()
+    recorded = load(config, gate, linker)
+    require_fresh(recorded)
+    with tempfile.TemporaryDirectory(prefix="linkgate-replay-") as tmp:
+        attempts = [attempt(link, Path(tmp)) for link in recorded.links]
+        return result_of(recorded, attempts, started)
