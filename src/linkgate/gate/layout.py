@@ -20,9 +20,9 @@ def target_dir(config: Config, gate: Gate, linker: str) -> Path:
     # CARGO_TARGET_DIR moves cargo's target directory; linkgate's follows it,
     # so a CI job's persistent directory (`ci github` on a self-hosted runner)
     # keeps linkgate's builds warm too.
-    base = os.environ.get("CARGO_TARGET_DIR")
-    if base:
-        return Path(config.root, base) / "linkgate" / gate.name / linker
+    moved = os.environ.get("CARGO_TARGET_DIR")
+    if moved:
+        return Path(config.root, moved) / "linkgate" / gate.name / linker
     return config.root / "target" / "linkgate" / gate.name / linker
 
 
