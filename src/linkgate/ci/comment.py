@@ -8,7 +8,7 @@ from __future__ import annotations
 import shlex
 import textwrap
 
-from linkgate.ci.facts import DEFAULT_TIMEOUT_MINUTES, GateFacts
+from linkgate.ci.facts import GateFacts
 from linkgate.config import Gate
 
 _TRADE_OFFS = {
@@ -23,6 +23,8 @@ _TRADE_OFFS = {
 def _duration(seconds: float | None) -> str:
     if seconds is None:
         return "?"
+    if seconds < 10:
+        return f"{seconds:.1f}s"
     s = int(round(seconds))
     return f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s"
 
@@ -37,21 +39,23 @@ def _what(gate: Gate) -> list[str]:
     return lines
 
 
-def _cost(facts: GateFacts) -> list[str]:
+def _cost(facts: GateFacts, parallel: bool) -> list[str]:
     c = facts.cost
+    timeout = facts.timeout_minutes(parallel)
     if c is None:
-        return [f"Cost: not yet measured; timeout-minutes {DEFAULT_TIMEOUT_MINUTES} is linkgate's default "
-                "for a cold release link. Run the gate, then `linkgate ci github --write` again."]
-    parts = []
-    if c.cold_count:
-        parts.append(f"cold {_duration(c.cold_median_s)} median of {c.cold_count} run(s), max {_duration(c.cold_max_s)}")
-    else:
-        parts.append("no cold run recorded")
-    if c.warm_count:
-        parts.append(f"warm {_duration(c.warm_median_s)} median of {c.warm_count} run(s)")
-    when = f" ({c.first_date} to {c.last_date})" if c.first_date else ""
-    return [f"Cost: {'; '.join(parts)}{when}.",
-            f"timeout-minutes {c.recommended_timeout_minutes}: {c.reason}"]
+        return [f"Cost: not yet measured; timeout-minutes {timeout} is linkgate's default for a cold "
+                "release link. Run the gate, then `linkgate ci github --write` again."]
+    when = c.first_date if c.first_date == c.last_date else f"from {c.first_date} to {c.last_date}"
+    out = [f"Cost, measured by linkgate {'on ' if when == c.first_date else ''}{when} on runner(s) {', '.join(c.runners)}:"]
+    for lc in c.linkers:
+        parts = [f"cold {_duration(lc.cold_median_s)} median of {lc.cold_count} run(s), max {_duration(lc.cold_max_s)}"
+                 if lc.cold_count else "no cold run recorded"]
+        if lc.warm_count:
+            parts.append(f"warm {_duration(lc.warm_median_s)} median of {lc.warm_count} run(s)")
+        out.append(f"  {lc.linker}: {'; '.join(parts)}; timeout {lc.timeout_minutes} min ({lc.reason})")
+    how = "the slowest leg's" if parallel else "the sum over linkers, which this one job links in turn"
+    out.append(f"timeout-minutes {timeout}: {how}.")
+    return out
 
 
 def _gaps(facts: GateFacts) -> list[str]:
@@ -73,12 +77,12 @@ def _controls(facts: GateFacts) -> list[str]:
     return out
 
 
-def render(gate: Gate, trigger: str, facts: GateFacts, command: str) -> list[str]:
+def render(gate: Gate, trigger: str, facts: GateFacts, command: str, parallel: bool = False) -> list[str]:
     """Comment lines without the leading ``# ``."""
     body = [f"Link gate {gate.name!r}, written by `{command}`; rerun it rather than editing by hand."]
     body += _what(gate)
     body.append(f"Trigger: {trigger}: {_TRADE_OFFS[trigger]}.")
-    body += _cost(facts) + _gaps(facts) + _controls(facts)
+    body += _cost(facts, parallel) + _gaps(facts) + _controls(facts)
     out: list[str] = []
     for line in body:
         indent = len(line) - len(line.lstrip(" "))

@@ -96,9 +96,9 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
     if gate.self_hosted and not opts.repository:
         raise UsageError(f"gate {gate.name!r} runs on a self-hosted runner, and the repository is unknown",
                          hint="pass --repository owner/name (used for the fork guard)")
-    lines = comment.render(gate, opts.trigger, facts, f"{opts.command} {gate.name}")
+    lines = comment.render(gate, opts.trigger, facts, f"{opts.command} {gate.name}", parallel=opts.matrix)
     spec = job.JobSpec(gate=gate, trigger=opts.trigger, version=opts.version, repository=opts.repository,
-                       timeout_minutes=facts.timeout_minutes)
+                       timeout_minutes=facts.timeout_minutes(parallel=opts.matrix))
     if opts.trigger == "schedule":
         target = opts.workflow.parent / f"linkgate-{jid}.yml"
         old = _read(target)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from linkgate.commands.options import config_option
+from linkgate.commands.options import config_option, repo_option
 from linkgate.errors import EXIT_FINDING, EXIT_OK, UsageError
 
 
@@ -30,16 +30,20 @@ def command() -> None:
 @click.option("--matrix", "matrix", is_flag=True, help="One job per linker (plan, legs, merge) instead of one job.")
 @click.option("--write", "mode", flag_value="write", help="Insert or update the job in the workflow.")
 @click.option("--check", "mode", flag_value="check", help="Exit 1 when the workflow differs from what --write would write.")
+@click.option("--history", "history", type=click.Path(dir_okay=False), default=None,
+              help="History database for cost and controls (default: .linkgate/history.sqlite, or $LINKGATE_HISTORY).")
 @config_option
+@repo_option
 def github(gate: str, workflow: str, trigger: str, repository: str | None, after: str | None,
-           matrix: bool, mode: str | None, config_path: str | None) -> int:
+           matrix: bool, mode: str | None, history: str | None, config_path: str | None,
+           repo: str | None) -> int:
     """Print (default), --write or --check the GitHub Actions job for GATE."""
     from linkgate import __version__
     from linkgate import config as config_mod
     from linkgate.ci import facts as facts_mod
     from linkgate.ci import github as gh
 
-    cfg = config_mod.load(config_path)
+    cfg = config_mod.load(config_path, root=repo)
     selected = cfg.gate(gate)
     kind, cron = gh.parse_trigger(trigger)
     opts = gh.Options(
@@ -47,7 +51,7 @@ def github(gate: str, workflow: str, trigger: str, repository: str | None, after
         repository=repository or _remote_repository(cfg.root), after=after, version=__version__,
         matrix=matrix,
     )
-    result = gh.plan(cfg, selected, facts_mod.gather(cfg, selected), opts)
+    result = gh.plan(cfg, selected, facts_mod.gather(cfg, selected, history), opts)
     for note in result.notes:
         sys.stderr.write(f"linkgate: note: {note}\n")
     changed = result.changed()

@@ -54,9 +54,10 @@ def test_paths_trigger_writes_job_filter_and_comment_and_keeps_every_byte(repo: 
     # Only additions: the job region, the filter entry and one output line.
     added = len(after.splitlines()) - len(before.splitlines())
     region = after[after.index("# linkgate:begin xla-link"): after.index("# linkgate:end xla-link")]
-    # region (its last line is the end marker's), a blank line, one output, the filter entry
-    assert added == len(region.splitlines()) + 1 + 1 + 6
     doc = yaml.safe_load(after)
+    entry = yaml.safe_load(doc["jobs"]["changes"]["steps"][1]["with"]["filters"])["xla-link"]
+    # region (its last line is the end marker's), a blank line, one output, the filter entry
+    assert added == len(region.splitlines()) + 1 + 1 + 1 + len(entry)
     job = doc["jobs"]["xla-link"]
     assert job["if"] == "github.repository == 'rtlab/rtcore' && needs.changes.outputs.xla-link == 'true'"
     assert job["runs-on"] == ["self-hosted", "gb10", "cuda"]
@@ -193,4 +194,27 @@ def test_matrix_mode_writes_plan_legs_and_merge(repo: Path) -> None:
     assert actionlint(repo, repo / WF) == []
     assert zizmor(repo / WF) == []
     assert main(["ci", "github", "xla-link", "--trigger", "paths", "--matrix", "--check"]) == 0
+    assert main(["ci", "github", "xla-link", "--trigger", "paths", "--check"]) == 1
+
+
+def test_comment_states_measured_cost_the_unlinked_recipe_and_the_control(repo: Path,
+                                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "-q"]) == 0      # cold
+    assert main(["run", "-q"]) == 0      # warm (a forced relink)
+    assert main(["prove", "-q"]) == 0
+    capsys.readouterr()
+    assert main(["ci", "github", "xla-link", "--trigger", "paths", "--write"]) == 0
+    text = (repo / WF).read_text()
+    region = text[text.index("# linkgate:begin xla-link"):text.index("# linkgate:end xla-link")]
+    comment = " ".join(ln.strip().lstrip("#").strip() for ln in region.splitlines() if ln.strip().startswith("#"))
+    assert "Cost, measured by linkgate" in comment and "not yet measured" not in comment
+    assert "default: cold" in comment and "bfd: cold" in comment and "warm" in comment
+    assert "rt-dist (build.rs:10, never-linked)" in comment
+    assert "vendored" not in comment.split("Coverage gap")[1].split("Negative controls")[0]
+    assert "drop-runtime-archive [bfd]: caught" in comment and "drop-runtime-archive [default]: caught" in comment
+    timeout = yaml.safe_load(text)["jobs"]["xla-link"]["timeout-minutes"]
+    assert f"timeout-minutes {timeout}: the sum over linkers" in comment
+    # The history's figures are what --check compares: a new run makes the comment stale.
+    assert main(["ci", "github", "xla-link", "--trigger", "paths", "--check"]) == 0
+    assert main(["run", "-q"]) == 0
     assert main(["ci", "github", "xla-link", "--trigger", "paths", "--check"]) == 1
