@@ -33,7 +33,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("linkgate.commands.replay", "Link a gate's recorded link commands again, without cargo."),
     "sweep": ("linkgate.commands.sweep", "Find which build-script link directives are load-bearing."),
     "coverage": ("linkgate.commands.coverage", "Show which link recipes recorded runs linked and which none did."),
-    "report": ("linkgate.commands.report", "Render reports over the run history (html)."),
+    "report": ("linkgate.commands.report", "Render reports over the run history (html) or merge legs (merge)."),
+    "ci": ("linkgate.commands.ci", "Write a gate's CI job into a workflow (ci github)."),
+    "matrix": ("linkgate.commands.matrix", "Print the (gate, linker, runs-on) legs for a CI matrix."),
+    "env-from": ("linkgate.commands.env_from", "Write a script's `export VAR=value` lines to $GITHUB_ENV."),
 }
 
 

@@ -76,6 +76,13 @@ class Gate:
     provision: tuple[str, ...] = ()
     controls: tuple[Control, ...] = ()
     line: int | None = None
+    runner: tuple[str, ...] = ("ubuntu-latest",)
+    provision_env: tuple[str, ...] = ()
+    why: str | None = None
+
+    @property
+    def self_hosted(self) -> bool:
+        return "self-hosted" in self.runner
 
     @property
     def is_cargo(self) -> bool:
@@ -161,6 +168,9 @@ GATE_KEYS: dict[str, str] = {
     "paths-from": "table",
     "provision": "list[str]",
     "control": "list[table]",
+    "runner": "list[str]",
+    "provision-env": "list[str]",
+    "why": "str",
 }
 PATHS_FROM_KEYS = {"workflow": "str", "filter": "str"}
 CONTROL_KEYS: dict[str, str] = {
@@ -409,7 +419,17 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
         provision=tuple(raw.get("provision", [])),
         controls=controls,
         line=loc.gate(i),
+        runner=_runner(v, raw, line_of("runner"), f"{where}.runner"),
+        provision_env=tuple(raw.get("provision-env", [])),
+        why=raw.get("why"),
     )
+
+
+def _runner(v: _Validator, raw: Mapping[str, Any], line: int | None, key: str) -> tuple[str, ...]:
+    labels = tuple(raw.get("runner", ["ubuntu-latest"]))
+    if not labels or any(not label.strip() for label in labels):
+        raise v.fail("runner labels must not be empty", line, key, hint='e.g. runner = ["self-hosted", "gpu"]')
+    return labels
 
 
 def _build_control(

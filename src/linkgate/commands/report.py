@@ -1,15 +1,19 @@
-"""`linkgate report ...`: documents over the whole run history (today: `html`)."""
+"""`linkgate report ...`: pages over the run history (`html`) and one verdict from legs (`merge`)."""
 
 from __future__ import annotations
 
 import click
 
+from linkgate.commands import report_merge
 from linkgate.commands.options import check_output, config_option
 
 
 @click.group("report")
 def command() -> None:
-    """Render reports over the recorded run history."""
+    """Render reports over the recorded run history, or merge a matrix's legs."""
+
+
+command.add_command(report_merge.command)
 
 
 @command.command("html")

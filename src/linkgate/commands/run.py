@@ -16,6 +16,8 @@ from linkgate.gate.report import build_report
 @click.command("run")
 @click.argument("gates", nargs=-1)
 @click.option("--linker", "only_linkers", multiple=True, help="Run only under this linker (repeatable).")
+@click.option("--only", "only_pairs", multiple=True, metavar="GATE:LINKER",
+              help="Run only this (gate, linker) pair, e.g. one leg of a CI matrix (repeatable).")
 @click.option(
     "--force-link/--no-force-link",
     default=True,
@@ -31,6 +33,7 @@ from linkgate.gate.report import build_report
 def command(
     gates: tuple[str, ...],
     only_linkers: tuple[str, ...],
+    only_pairs: tuple[str, ...],
     force_link: bool,
     quiet: bool,
     config_path: str | None,
@@ -44,7 +47,8 @@ def command(
     from linkgate.prove.journal import Repository, recover
 
     cfg = config_mod.load(config_path, root=repo)
-    selected = cfg.select(gates)
+    pairs = _only(cfg, only_pairs)
+    selected = cfg.select(gates or tuple(dict.fromkeys(g for g, _ in pairs)))
     for name in only_linkers:
         if name not in config_mod.LINKERS:
             raise UsageError(f"unknown linker {name!r}", hint="choose from: " + ", ".join(config_mod.LINKERS))
@@ -67,6 +71,8 @@ def command(
             for linker in gate.linkers:
                 if only_linkers and linker not in only_linkers:
                     continue
+                if pairs and (gate.name, linker) not in pairs:
+                    continue
                 progress.phase(f"{gate.name} [{linker}]: building")
                 res = run_gate(
                     cfg, gate, linker, force_link=force_link, progress=lambda d, log: progress.update(d, log)
@@ -84,3 +90,14 @@ def command(
     if history.warning:
         click.echo(f"linkgate: warning: {history.warning}", err=True)
     return report.exit_code
+
+
+def _only(cfg: config_mod.Config, values: tuple[str, ...]) -> set[tuple[str, str]]:
+    from linkgate.ci.matrix import parse_only
+
+    pairs = set(parse_only(values))
+    for gate, linker in pairs:
+        if linker not in cfg.gate(gate).linkers:
+            raise UsageError(f"--only {gate}:{linker}: gate {gate!r} does not link with {linker!r}",
+                             hint="its linkers: " + ", ".join(cfg.gate(gate).linkers))
+    return pairs

@@ -220,3 +220,36 @@ def render_markdown(report: Report) -> str:
             lines += ["```", "", "</details>"]
     lines += ["", f"**{report.document['status'].upper()}**: {report.summary}"]
     return "\n".join(lines) + "\n"
+
+
+def report_from_results(items: list[dict[str, Any]]) -> Report:
+    """A Report from result documents (``report merge`` joins legs run elsewhere)."""
+    if any(i["verdict"] == LINK_FAILED for i in items):
+        code = EXIT_FINDING
+    elif not items or any(i["verdict"] != LINKED for i in items):
+        code = EXIT_ERROR
+    else:
+        code = EXIT_OK
+    found: list[Finding] = []
+    cases: list[Case] = []
+    for i in items:
+        where = f"{i['gate']} [{i['linker']}]"
+        for d in i["diagnostics"]:
+            found.append(Finding(rule=d["kind"], level="error", message=f"{where}: {d['message']}",
+                                 file=_relative(d.get("build_script")), hint=d.get("hint")))
+        if i["verdict"] != LINKED and not i["diagnostics"]:
+            detail = (i.get("linker_output") or i.get("messages") or [""])[0]
+            found.append(Finding(rule=i["verdict"], level="error",
+                                 message=f"{where}: {i['verdict']}" + (f": {detail}" if detail else "")))
+        ok = i["verdict"] == LINKED and bool(i["proven"])
+        cases.append(Case(suite="linkgate.run", name=where, ok=ok, message="" if ok else i["verdict"],
+                          details="\n".join(i.get("linker_output") or i.get("messages") or []),
+                          duration_s=float(i["duration_s"])))
+    linked = sum(i["verdict"] == LINKED for i in items)
+    return Report(
+        command="run",
+        document={"schema": SCHEMA, "status": "pass" if code == EXIT_OK else "fail", "results": items},
+        findings=found, cases=cases,
+        summary=f"{linked} of {len(items)} (gate, linker) pairs linked",
+        human=render_human, markdown=render_markdown, exit_code=code,
+    )

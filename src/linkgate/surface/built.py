@@ -42,11 +42,13 @@ def add_common(surface: Surface, config: Config, gate: Gate, workspace_root: Pat
         if manifest.is_file():
             rel, outside = relative(root, manifest)
             surface.add_path(rel, "workspace manifest", outside)
-    for script in gate.provision:
-        first = script.split()[0] if script.split() else script
-        if (root / first).is_file():
-            rel, outside = relative(root, root / first)
-            surface.add_path(rel, f"provisioning script of gate {gate.name}", outside)
+    for command in (*gate.provision, *gate.provision_env):
+        # An entry is a command line ("bash scripts/setup.sh --env"): every
+        # word naming a file of the repository is a script it runs.
+        for word in command.split():
+            if (root / word).is_file():
+                rel, outside = relative(root, root / word)
+                surface.add_path(rel, f"provisioning script of gate {gate.name}", outside)
 
 
 def _describe(directives: list[Any]) -> str:

@@ -1,0 +1,1 @@
+"""Write linkgate's gate into CI: the GitHub Actions job, its trigger and comment, fan-out."""

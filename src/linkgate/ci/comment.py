@@ -1,0 +1,91 @@
+"""The comment block above a generated job: what, when, cost, gaps, evidence.
+
+Regenerated on every ``--write`` so its numbers never go stale silently.
+"""
+
+from __future__ import annotations
+
+import shlex
+import textwrap
+
+from linkgate.ci.facts import GateFacts
+from linkgate.config import Gate
+
+_TRADE_OFFS = {
+    "every-pr": "every pull request pays the link, so no link regression can merge unseen",
+    "paths": "the link runs only when a file of its causal surface changes: cheap on most pull "
+    "requests, blind to a cause outside the filter (`linkgate audit` checks the filter)",
+    "schedule": "pull requests never pay the link; a regression is found after it merges, "
+    "at the next scheduled run",
+}
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    if seconds < 10:
+        return f"{seconds:.1f}s"
+    s = int(round(seconds))
+    return f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s"
+
+
+def _what(gate: Gate) -> list[str]:
+    argv = ("cargo", *gate.cargo) if gate.cargo else tuple(gate.command or ())
+    lines = [f"Links: {shlex.join(argv)}"]
+    if gate.why:
+        lines.append(f"Why this target: {gate.why}")
+    if gate.cargo and "--no-run" in gate.cargo:
+        lines.append("--no-run builds and links the test binaries and executes nothing (no GPU or test work).")
+    return lines
+
+
+def _cost(facts: GateFacts, parallel: bool) -> list[str]:
+    c = facts.cost
+    timeout = facts.timeout_minutes(parallel)
+    if c is None:
+        return [f"Cost: not yet measured; timeout-minutes {timeout} is linkgate's default for a cold "
+                "release link. Run the gate, then `linkgate ci github --write` again."]
+    when = c.first_date if c.first_date == c.last_date else f"from {c.first_date} to {c.last_date}"
+    out = [f"Cost, measured by linkgate {'on ' if when == c.first_date else ''}{when} on runner(s) {', '.join(c.runners)}:"]
+    for lc in c.linkers:
+        parts = [f"cold {_duration(lc.cold_median_s)} median of {lc.cold_count} run(s), max {_duration(lc.cold_max_s)}"
+                 if lc.cold_count else "no cold run recorded"]
+        if lc.warm_count:
+            parts.append(f"warm {_duration(lc.warm_median_s)} median of {lc.warm_count} run(s)")
+        out.append(f"  {lc.linker}: {'; '.join(parts)}; timeout {lc.timeout_minutes} min ({lc.reason})")
+    how = "the slowest leg's" if parallel else "the sum over linkers, which this one job links in turn"
+    out.append(f"timeout-minutes {timeout}: {how}.")
+    return out
+
+
+def _gaps(facts: GateFacts) -> list[str]:
+    if facts.gaps is None:
+        return ["Coverage: no link recipes are declared ([[recipe]] in linkgate.toml), so none is known to be unlinked."]
+    if not facts.gaps:
+        return ["Coverage: every declared recipe is linked by some gate."]
+    return ["Coverage gap, recorded rather than assumed shut: no gate on any runner links "
+            + ", ".join(facts.gaps) + "."]
+
+
+def _controls(facts: GateFacts) -> list[str]:
+    if not facts.controls:
+        return ["Negative controls: none recorded yet (`linkgate prove`)."]
+    out = ["Negative controls (last outcome):"]
+    for c in facts.controls:
+        verdict = "caught" if c.outcome == "caught" else f"{c.outcome}: NOT caught"
+        out.append(f"  {c.date} {c.name} [{c.linker}]: {verdict}")
+    return out
+
+
+def render(gate: Gate, trigger: str, facts: GateFacts, command: str, parallel: bool = False) -> list[str]:
+    """Comment lines without the leading ``# ``."""
+    body = [f"Link gate {gate.name!r}, written by `{command}`; rerun it rather than editing by hand."]
+    body += _what(gate)
+    body.append(f"Trigger: {trigger}: {_TRADE_OFFS[trigger]}.")
+    body += _cost(facts, parallel) + _gaps(facts) + _controls(facts)
+    out: list[str] = []
+    for line in body:
+        indent = len(line) - len(line.lstrip(" "))
+        out += textwrap.wrap(line, width=96, subsequent_indent=" " * (indent + 2), break_on_hyphens=False,
+                             break_long_words=False) or [""]
+    return out

@@ -1,0 +1,237 @@
+"""Build the GitHub Actions jobs for a gate as YAML text.
+
+The shape follows what a maintainer writes by hand for a link gate on a
+shared runner: read-only token, credentials not persisted, a concurrency
+group per pull request that never cancels default-branch runs, a repository
+guard so forks never queue on a self-hosted runner, a target directory of
+its own (persistent on self-hosted runners, ``actions/cache`` on hosted
+ones), provisioning, then ``linkgate run`` with its JSON report kept as an
+artifact.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from linkgate.ci import pins
+from linkgate.config import Gate
+
+_JOB_ID = re.compile(r"[^A-Za-z0-9_-]")
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    gate: Gate
+    trigger: str                  # every-pr | paths | schedule
+    version: str                  # linkgate version to install
+    repository: str | None        # owner/name for the self-hosted guard
+    timeout_minutes: int
+    filter_job: str | None = None  # the job whose outputs carry the paths filter
+
+
+def job_id(gate: Gate) -> str:
+    jid = _JOB_ID.sub("-", gate.name)
+    return jid if jid[0].isalpha() or jid[0] == "_" else f"gate-{jid}"
+
+
+def install_step(version: str) -> dict[str, Any]:
+    # A venv of its own: Debian's system Python refuses `pip install` (PEP 668)
+    # and a self-hosted runner's Python is shared with other jobs.
+    return {
+        "name": f"Install linkgate {version}",
+        "run": 'python3 -m venv "$RUNNER_TEMP/linkgate"\n'
+        f'"$RUNNER_TEMP/linkgate/bin/pip" install --quiet "linkgate=={version}"\n'
+        'echo "$RUNNER_TEMP/linkgate/bin" >> "$GITHUB_PATH"\n',
+    }
+
+
+def checkout_step(fetch_depth: int | None = None) -> dict[str, Any]:
+    with_: dict[str, Any] = {"persist-credentials": False}
+    if fetch_depth is not None:
+        with_["fetch-depth"] = fetch_depth
+    return {"uses": pins.uses("actions/checkout"), "with": with_}
+
+
+def _repo_name(repository: str | None) -> str:
+    return repository.split("/", 1)[1] if repository and "/" in repository else "repo"
+
+
+def target_dir_steps(spec: JobSpec) -> list[dict[str, Any]]:
+    gate, jid = spec.gate, job_id(spec.gate)
+    if gate.self_hosted:
+        # Persistent and shared with no other job: a check-only or release job
+        # would evict the link artifacts, and cargo hashes the linker into
+        # every unit, so sharing across linkers rebuilds everything.
+        path = f"$HOME/.cargo-target/{_repo_name(spec.repository)}-{jid}"
+        return [{"name": "Use a target directory of this job's own",
+                 "run": f'echo "CARGO_TARGET_DIR={path}" >> "$GITHUB_ENV"\n'}]
+    return [{
+        "name": "Restore the link gate's target directory",
+        "uses": pins.uses("actions/cache"),
+        "with": {
+            "path": f"target/linkgate/{gate.name}",
+            "key": f"linkgate-{jid}-${{{{ runner.os }}}}-${{{{ hashFiles('**/Cargo.lock') }}}}",
+            "restore-keys": f"linkgate-{jid}-${{{{ runner.os }}}}-\n",
+        },
+    }]
+
+
+def provision_steps(gate: Gate) -> list[dict[str, Any]]:
+    steps: list[dict[str, Any]] = []
+    for cmd in gate.provision:
+        steps.append({"name": f"Provision ({cmd})", "run": cmd + "\n"})
+    for cmd in gate.provision_env:
+        # env-from parses the exports as bash would and writes $GITHUB_ENV,
+        # multi-line values included (a `sed 's/^export //'` pipe keeps quotes).
+        steps.append({"name": f"Provision the environment ({cmd})", "run": f"linkgate env-from -- {cmd}\n"})
+    return steps
+
+
+def _condition(spec: JobSpec) -> str | None:
+    parts = []
+    if spec.gate.self_hosted and spec.repository:
+        parts.append(f"github.repository == '{spec.repository}'")
+    if spec.trigger == "paths" and spec.filter_job:
+        parts.append(f"needs.{spec.filter_job}.outputs.{spec.gate.name} == 'true'")
+    return " && ".join(parts) or None
+
+
+def gate_job(spec: JobSpec) -> dict[str, Any]:
+    gate, jid = spec.gate, job_id(spec.gate)
+    job: dict[str, Any] = {"name": f"link gate {gate.name}"}
+    if spec.trigger == "paths" and spec.filter_job:
+        job["needs"] = spec.filter_job
+    cond = _condition(spec)
+    if cond:
+        job["if"] = cond
+    job["runs-on"] = list(gate.runner) if len(gate.runner) > 1 else gate.runner[0]
+    job["timeout-minutes"] = spec.timeout_minutes
+    job["permissions"] = {"contents": "read"}
+    job["concurrency"] = {
+        "group": f"linkgate-{jid}-${{{{ github.event.pull_request.number || github.sha }}}}",
+        # Only pull-request runs are superseded; a default-branch run always finishes.
+        "cancel-in-progress": "${{ github.event_name == 'pull_request' }}",
+    }
+    if gate.env:
+        job["env"] = dict(gate.env)
+    report = f"linkgate-{jid}.json"
+    steps = [checkout_step(), install_step(spec.version), *target_dir_steps(spec), *provision_steps(gate),
+             {"name": f"Link {gate.name}",
+              "run": f"linkgate run {gate.name} --format json --output {report}\n"},
+             {"name": "Keep the link report",
+              "if": "always()",
+              "uses": pins.uses("actions/upload-artifact"),
+              "with": {"name": f"linkgate-{jid}", "path": report, "if-no-files-found": "ignore"}}]
+    job["steps"] = steps
+    return job
+
+
+def changes_job(filters_block: str) -> dict[str, Any]:
+    """A `changes` job running dorny/paths-filter, for workflows that have none."""
+    return {
+        "name": "changed paths",
+        "runs-on": "ubuntu-latest",
+        "permissions": {"contents": "read", "pull-requests": "read"},
+        "outputs": {},
+        "steps": [checkout_step(),
+                  {"id": "filter", "uses": pins.uses("dorny/paths-filter"),
+                   "with": {"filters": filters_block}}],
+    }
+
+
+def dump(mapping: dict[str, Any], indent: int) -> str:
+    """YAML text for ``{key: value}`` mappings, indented by *indent* spaces,
+    with the pinned actions' versions as end-of-line comments."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.scalarstring import LiteralScalarString
+
+    yaml = YAML()
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.width = 4096
+    yaml.preserve_quotes = True
+    data = _convert(mapping, LiteralScalarString)
+    buf = io.StringIO()
+    yaml.dump(data, buf)
+    pad = " " * indent
+    return "".join(pad + line if line.strip() else line for line in buf.getvalue().splitlines(True))
+
+
+def _convert(value: Any, literal: Any) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(value, dict):
+        out = CommentedMap()
+        for k, v in value.items():
+            out[k] = _convert(v, literal)
+            if k == "uses" and isinstance(v, str) and (action := pins.pinned_action(v)):
+                out.yaml_add_eol_comment(f"# {pins.version_comment(action)}", k)
+        return out
+    if isinstance(value, list):
+        seq = CommentedSeq()
+        seq.extend(_convert(v, literal) for v in value)
+        if all(isinstance(v, str) and "\n" not in v for v in value):
+            seq.fa.set_flow_style()  # runs-on: [self-hosted, gpu], as people write it
+        return seq
+    if isinstance(value, str) and "\n" in value:
+        return literal(value)
+    return value
+
+
+def matrix_jobs(spec: JobSpec) -> dict[str, Any]:
+    """Plan, leg and merge jobs: one leg per linker, each on the gate's runner."""
+    gate, jid = spec.gate, job_id(spec.gate)
+    plan_id, merge_id = f"{jid}-plan", f"{jid}-merge"
+    plan: dict[str, Any] = {"name": f"link gate {gate.name}: plan"}
+    if spec.trigger == "paths" and spec.filter_job:
+        plan["needs"] = spec.filter_job
+    cond = _condition(spec)
+    if cond:
+        plan["if"] = cond
+    plan.update({
+        "runs-on": "ubuntu-latest",
+        "permissions": {"contents": "read"},
+        "outputs": {"matrix": "${{ steps.plan.outputs.matrix }}"},
+        "steps": [checkout_step(), install_step(spec.version),
+                  {"id": "plan", "run": f'echo "matrix=$(linkgate matrix {gate.name})" >> "$GITHUB_OUTPUT"\n'}],
+    })
+    leg = gate_job(spec)
+    leg["name"] = f"link gate {gate.name} (${{{{ matrix.linker }}}})"
+    leg["needs"] = plan_id
+    leg.pop("if", None)  # the plan carries the guard and the trigger; skipped plan, skipped legs
+    leg = {**{k: leg[k] for k in ("name", "needs")},
+           "strategy": {"fail-fast": False, "matrix": f"${{{{ fromJSON(needs.{plan_id}.outputs.matrix) }}}}"},
+           "runs-on": "${{ matrix.runs-on }}",
+           **{k: v for k, v in leg.items() if k not in ("name", "needs", "runs-on")}}
+    leg["concurrency"] = dict(leg["concurrency"])
+    leg["concurrency"]["group"] = (f"linkgate-{jid}-${{{{ matrix.linker }}}}-"
+                                   "${{ github.event.pull_request.number || github.sha }}")
+    leg["env"] = {**leg.get("env", {}), "LINKGATE_LEG": "${{ matrix.gate }}:${{ matrix.linker }}"}
+    for step in leg["steps"]:
+        if step.get("name") == f"Link {gate.name}":
+            step["run"] = 'linkgate run --only "$LINKGATE_LEG" --format json --output linkgate-leg.json\n'
+        if step.get("name") == "Keep the link report":
+            step["with"] = {"name": f"linkgate-{jid}-${{{{ matrix.linker }}}}", "path": "linkgate-leg.json",
+                            "if-no-files-found": "ignore"}
+    merge = {
+        "name": f"link gate {gate.name}: verdict",
+        "needs": [plan_id, jid],
+        # Runs when legs failed too: a failed or missing leg must turn the verdict red.
+        "if": f"always() && needs.{plan_id}.result == 'success'",
+        "runs-on": "ubuntu-latest",
+        "permissions": {"contents": "read"},
+        "env": {"LINKGATE_MATRIX": f"${{{{ needs.{plan_id}.outputs.matrix }}}}"},
+        "steps": [install_step(spec.version),
+                  {"uses": pins.uses("actions/download-artifact"),
+                   "with": {"pattern": f"linkgate-{jid}-*", "path": "legs"}},
+                  {"name": "One verdict from every leg",
+                   "run": 'shopt -s nullglob\n'
+                   'linkgate report merge --expect "$LINKGATE_MATRIX" --format json --output linkgate-verdict.json '
+                   'legs/*/linkgate-leg.json\n'},
+                  {"if": "always()", "uses": pins.uses("actions/upload-artifact"),
+                   "with": {"name": f"linkgate-{jid}-verdict", "path": "linkgate-verdict.json",
+                            "if-no-files-found": "ignore"}}],
+    }
+    return {plan_id: plan, jid: leg, merge_id: merge}

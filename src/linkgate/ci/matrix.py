@@ -1,0 +1,78 @@
+"""Fan a gate's linkers out over GitHub Actions runners, and merge the legs back.
+
+GitHub Actions is the distributed engine our users already run: ``linkgate
+matrix`` prints the legs for ``strategy.matrix``, each leg runs ``linkgate
+run --only GATE:LINKER``, and ``linkgate report merge`` joins the legs'
+documents into one verdict where a missing leg is an error, never a pass.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from linkgate.config import Gate
+from linkgate.errors import UsageError
+
+MISSING = "leg missing: no report from this (gate, linker) leg; its job failed before writing one, or its artifact was lost"
+
+
+def plan(gates: Sequence[Gate]) -> dict[str, Any]:
+    return {"include": [{"gate": g.name, "linker": linker,
+                         "runs-on": list(g.runner) if len(g.runner) > 1 else g.runner[0]}
+                        for g in gates for linker in g.linkers]}
+
+
+def parse_only(values: Sequence[str]) -> list[tuple[str, str]]:
+    out = []
+    for value in values:
+        gate, sep, linker = value.rpartition(":")
+        if not sep or not gate or not linker:
+            raise UsageError(f"--only {value!r}: expected GATE:LINKER", hint="e.g. --only xla-link:bfd")
+        out.append((gate, linker))
+    return out
+
+
+def load_legs(files: Sequence[str]) -> list[dict[str, Any]]:
+    docs = []
+    for name in files:
+        path = Path(name)
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise UsageError(f"{name}: leg report does not exist", hint="a missing leg is an error, not a pass; "
+                             "check the leg job's log and its uploaded artifact") from None
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"{name}: not a readable JSON report ({exc})") from None
+        if not isinstance(doc, dict) or doc.get("schema") != "linkgate.run/1" or not isinstance(doc.get("results"), list):
+            raise UsageError(f"{name}: not a linkgate.run/1 document",
+                             hint="pass the files written by `linkgate run --format json --output FILE`")
+        docs.append(doc)
+    return docs
+
+
+def merge(docs: Sequence[dict[str, Any]], expected: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """All legs' results; an expected (gate, linker) with no result becomes an ``error`` result."""
+    results = [r for d in docs for r in d["results"]]
+    if expected is not None:
+        have = {(r["gate"], r["linker"]) for r in results}
+        for leg in expected.get("include", []):
+            if (leg["gate"], leg["linker"]) not in have:
+                results.append({
+                    "gate": leg["gate"], "linker": leg["linker"], "verdict": "error", "forced_relink": False,
+                    "proven": False, "linked": [], "up_to_date": [], "failed_targets": [], "diagnostics": [],
+                    "linker_output": [], "messages": [MISSING], "warnings": [], "duration_s": 0.0,
+                })
+    return results
+
+
+def parse_expected(text: str) -> dict[str, Any]:
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"--expect: not JSON ({exc})", hint="pass the output of `linkgate matrix`") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("include"), list):
+        raise UsageError("--expect: expected {\"include\": [...]} as printed by `linkgate matrix`")
+    return doc

@@ -1,0 +1,91 @@
+"""Fan-out: `matrix` plans the legs, `run --only` runs one, `report merge` joins them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from lgtest import git_repo
+
+from linkgate.cli import main
+
+DROP_UTIL = ('    "-lnutil",\n', "")
+
+
+def run_leg(ws: Path, pair: str, out: Path) -> int:
+    return main(["run", "--only", pair, "--format", "json", "--output", str(out), "-q"])
+
+
+def test_matrix_lists_every_gate_linker_pair(demo_workspace: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(demo_workspace)
+    assert main(["matrix"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"include": [
+        {"gate": "smoke", "linker": "default", "runs-on": "ubuntu-latest"},
+        {"gate": "smoke", "linker": "bfd", "runs-on": "ubuntu-latest"},
+    ]}
+
+
+def test_merge_of_three_legs_with_one_link_failure(demo_workspace: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str], edit, tmp_path: Path) -> None:
+    git_repo(demo_workspace)
+    monkeypatch.chdir(demo_workspace)
+    legs = tmp_path / "legs"
+    legs.mkdir()
+    assert run_leg(demo_workspace, "smoke:default", legs / "default.json") == 0
+    assert run_leg(demo_workspace, "smoke:bfd", legs / "bfd.json") == 0
+    doc = json.loads((legs / "bfd.json").read_text())
+    assert [(r["gate"], r["linker"]) for r in doc["results"]] == [("smoke", "bfd")]
+    # A third leg, elsewhere, where the recipe is broken.
+    edit(demo_workspace / "build.rs", *DROP_UTIL)
+    assert run_leg(demo_workspace, "smoke:bfd", legs / "broken.json") == 1
+    broken = json.loads((legs / "broken.json").read_text())
+    broken["results"][0]["gate"] = "smoke-broken"
+    (legs / "broken.json").write_text(json.dumps(broken))
+    capsys.readouterr()
+    files = [str(legs / n) for n in ("default.json", "bfd.json", "broken.json")]
+    assert main(["report", "merge", *files, "--format", "json"]) == 1
+    merged = json.loads(capsys.readouterr().out)
+    assert merged["schema"] == "linkgate.run/1" and merged["status"] == "fail"
+    assert [(r["gate"], r["linker"], r["verdict"]) for r in merged["results"]] == [
+        ("smoke", "default", "linked"), ("smoke", "bfd", "linked"), ("smoke-broken", "bfd", "link-failed")]
+    assert main(["report", "merge", *files[:2]]) == 0
+    out = capsys.readouterr().out
+    assert "smoke" in out and "PASS" in out
+
+
+def test_a_missing_leg_is_an_error_not_a_pass(demo_workspace: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    git_repo(demo_workspace)
+    monkeypatch.chdir(demo_workspace)
+    assert run_leg(demo_workspace, "smoke:default", tmp_path / "default.json") == 0
+    capsys.readouterr()
+    # A leg file named but absent.
+    assert main(["report", "merge", str(tmp_path / "default.json"), str(tmp_path / "bfd.json")]) == 2
+    assert "bfd.json: leg report does not exist" in capsys.readouterr().err
+    # A leg that never uploaded anything: only the plan knows it existed.
+    assert main(["matrix"]) == 0
+    plan = capsys.readouterr().out
+    assert main(["report", "merge", str(tmp_path / "default.json"), "--expect", plan, "--format", "json"]) == 3
+    merged = json.loads(capsys.readouterr().out)
+    assert merged["status"] == "fail"
+    missing = [r for r in merged["results"] if r["linker"] == "bfd"]
+    assert missing and missing[0]["verdict"] == "error" and "leg missing" in missing[0]["messages"][0]
+
+
+def test_only_rejects_pairs_the_config_does_not_have(demo_workspace: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(demo_workspace)
+    assert main(["run", "--only", "smoke:mold"]) == 2
+    assert "does not link with 'mold'" in capsys.readouterr().err
+    assert main(["run", "--only", "smoke"]) == 2
+    assert "expected GATE:LINKER" in capsys.readouterr().err
+    assert main(["run", "--only", "nope:bfd"]) == 2
+
+
+def test_merge_refuses_a_document_that_is_not_a_run_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "x.json"
+    bad.write_text('{"schema": "linkgate.prove/1", "controls": []}')
+    assert main(["report", "merge", str(bad)]) == 2
+    assert "not a linkgate.run/1 document" in capsys.readouterr().err
