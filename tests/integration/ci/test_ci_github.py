@@ -218,3 +218,43 @@ def test_comment_states_measured_cost_the_unlinked_recipe_and_the_control(repo: 
     assert main(["ci", "github", "xla-link", "--trigger", "paths", "--check"]) == 0
     assert main(["run", "-q"]) == 0
     assert main(["ci", "github", "xla-link", "--trigger", "paths", "--check"]) == 1
+
+
+def test_a_thousand_line_workflow_keeps_every_byte_outside_the_edits(repo: Path) -> None:
+    text = (repo / WF).read_text()
+    head, tail = text.split("  # ---------------------------------------------------------------------------\n  # 2. lint", 1)
+    jobs = []
+    for i in range(50):
+        jobs.append(
+            f"  # Shard {i}: a block of comments the way long workflows carry them.\n"
+            f"  #   owner: team-{i % 7}    # trailing note\n\n"
+            f"  shard-{i}:\n"
+            f"    name: \"shard {i} ('quoted')\"\n"
+            f"    needs: changes\n"
+            f"    if: needs.changes.outputs.rust == 'true'\n"
+            f"    runs-on: ubuntu-latest\n"
+            f"    permissions:\n      contents: read\n"
+            f"    env: {{ SHARD: '{i}', FLAGS: \"-C opt-level=2\" }}\n"
+            f"    steps:\n"
+            f"      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2\n"
+            f"        with:\n          persist-credentials: false\n"
+            f"      - run: |\n          # inside a block scalar\n          cargo test -p shard{i}\n\n"
+        )
+    long = head + "".join(jobs) + "  # ---------------------------------------------------------------------------\n  # 2. lint" + tail
+    (repo / WF).write_text(long)
+    assert len(long.splitlines()) > 1000
+    assert main(["ci", "github", "xla-link", "--trigger", "paths", "--after", "shard-20", "--write"]) == 0
+    after = (repo / WF).read_text()
+    assert untouched_regions(long, after) == []
+    doc = yaml.safe_load(after)
+    order = list(doc["jobs"])
+    assert order.index("xla-link") == order.index("shard-20") + 1
+    # Removing what linkgate added gives the original back, byte for byte.
+    start = after.index("\n  # linkgate:begin xla-link")
+    end = after.index("# linkgate:end xla-link\n") + len("# linkgate:end xla-link\n")
+    restored = after[:start] + after[end:]  # the blank line before the region is ours too
+    restored = restored.replace("      xla-link: ${{ steps.filter.outputs.xla-link }}\n", "")
+    entry = restored[restored.index("            xla-link:\n"):]
+    entry = entry[:entry.index("\n\n") + 1]
+    restored = restored.replace(entry, "", 1)
+    assert restored == long
