@@ -3,8 +3,12 @@
 The roots follow the gate's cargo arguments as cargo would: ``-p``/``--package``
 names, else ``--workspace``/``--all`` (every member), else the workspace's
 default members. Feature flags are passed through so optional dependencies
-resolve as in the build. ``--offline``: path dependencies need no network, and
-a registry dependency that is not cached is an error worth showing.
+resolve as in the build. ``--offline``: path dependencies need no network.
+
+A registry dependency that is not cached makes the full resolve fail (a fresh
+container, a pre-commit hook offline). The link's surface lives in the
+workspace's own build scripts, which need no registry, so the graph then falls
+back to ``--no-deps``: every workspace member, said once in ``notes``.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ class Graph:
     workspace_root: Path
     members: tuple[str, ...]
     reachable: frozenset[str]  # package ids the gate builds
+    notes: tuple[str, ...] = ()
 
     def reachable_packages(self) -> list[Package]:
         return [self.packages[i] for i in sorted(self.reachable)]
@@ -67,7 +72,21 @@ def metadata_argv(cargo_args: Sequence[str]) -> list[str]:
 
 
 def load(cwd: Path, cargo_args: Sequence[str] = ()) -> Graph:
-    meta: dict[str, Any] = json.loads(proc.run(metadata_argv(cargo_args), cwd=cwd).stdout)
+    from linkgate.errors import CommandFailed
+
+    notes: tuple[str, ...] = ()
+    argv = metadata_argv(cargo_args)
+    try:
+        meta: dict[str, Any] = json.loads(proc.run(argv, cwd=cwd).stdout)
+    except CommandFailed as exc:
+        # Only a resolution failure falls back; a broken manifest fails --no-deps too and is shown.
+        manifest = _flag_values(cargo_args, {"--manifest-path"})
+        fallback = ["cargo", "metadata", "--format-version", "1", "--offline", "--no-deps"]
+        fallback += ["--manifest-path", manifest[0]] if manifest else []
+        meta = json.loads(proc.run(fallback, cwd=cwd).stdout)
+        why = (exc.stderr.strip().splitlines() or ["unknown error"])[0]
+        notes = (f"cargo metadata in {cwd} could not resolve dependencies offline ({why}); "
+                 "read the workspace members only (--no-deps): registry packages' build scripts are not covered",)
     packages = {
         p["id"]: Package(p["id"], p["name"], Path(p["manifest_path"]).parent, p.get("source") is None)
         for p in meta["packages"]
@@ -91,4 +110,6 @@ def load(cwd: Path, cargo_args: Sequence[str] = ()) -> Graph:
             continue
         seen.add(pid)
         stack.extend(deps.get(pid, ()))
-    return Graph(packages, Path(meta["workspace_root"]), members, frozenset(seen))
+    if notes:  # no resolve graph: every member may be built
+        seen |= set(members)
+    return Graph(packages, Path(meta["workspace_root"]), members, frozenset(seen), notes)

@@ -71,4 +71,5 @@ def static(config: Config, gate: Gate, graph: cargo_graph.Graph | None = None) -
     manifests += [graph.packages[m].manifest_dir / "Cargo.toml" for m in graph.members if m in graph.packages]
     add_common(surface, config, gate, graph.workspace_root, manifests)
     surface.notes.append("static scan of build-script source: approximate")
+    surface.notes.extend(graph.notes)
     return surface
