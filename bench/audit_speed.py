@@ -115,7 +115,7 @@ def main() -> int:
 
     import yaml
 
-    from linkgate.audit import findings as audit
+    from linkgate.audit import run as audit
     from linkgate.workflows.read import discover
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from linkgate.audit.findings import AuditResult
+from linkgate.audit.model import AuditResult
 
 PR = "on: pull_request\n"
 
