@@ -82,8 +82,8 @@ def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
             f"feature set `{fs.label}` is compiled by {_jobs(compiled)} but linked by no job: "
             "cargo check and clippy never run the linker",
             first.inv.file, first.inv.line, subject=fs.label,
-            hint=f"link it in CI, e.g. `cargo test --no-run {flags}`".replace("  ", " ").rstrip()
-            + ", or add a linkgate gate for it",
+            hint=f"link it in CI, e.g. `{' '.join(['cargo', 'test', '--no-run', *flags.split()])}`"
+            ", or add a linkgate gate for it",
         )
 
 

@@ -40,6 +40,7 @@ class Loader:
         shown = cwd or ". (the repository root)"
         key = _workspace_key(self.repo, directory, cargo_args)
         mode = self._degraded.get(key)
+        failure = ""
         if mode is None:
             try:
                 return cargo_graph.load(directory, cargo_args)
@@ -47,22 +48,22 @@ class Loader:
                 mode = "manifests"
                 self._say(f"cargo is not installed: read the workspace manifests in {shown} with tomllib")
             except CommandFailed as exc:
-                mode = "no-deps"
-                self._say(
-                    f"cargo metadata in {shown} cannot resolve dependencies offline ({_first_error(exc)}): "
-                    "audited workspace members and their path dependencies only (cargo metadata --no-deps)"
-                )
+                failure = _first_error(exc)
+                mode = "no-deps" if self._metadata_no_deps(directory, key, cargo_args) is not None else "manifests"
+                if mode == "no-deps":
+                    self._say(
+                        f"cargo metadata in {shown} cannot resolve dependencies offline ({failure}): "
+                        "audited workspace members and their path dependencies only (cargo metadata --no-deps)"
+                    )
             self._degraded[key] = mode
         try:
-            if mode == "no-deps":
-                meta = self._metadata_no_deps(directory, key, cargo_args)
-                if meta is not None:
-                    return _from_metadata(meta, cargo_args)
+            meta = self._metadata_no_deps(directory, key, cargo_args) if mode == "no-deps" else None
+            if meta is not None:
+                return _from_metadata(meta, cargo_args)
             return _from_manifests(self.repo, directory, cargo_args)
         except manifests.ManifestError as exc:
-            return f"cannot read the workspace in {shown}: {exc}"
-        except LinkgateError as exc:
-            return f"cargo metadata in {shown} failed: {_first_error(exc)}"
+            why = str(exc).replace(f"{self.repo}/", "")
+            return f"cannot read the workspace in {shown}: {why}" + (f" (cargo metadata: {failure})" if failure else "")
 
     def _say(self, note: str) -> None:
         if note not in self.notes:
