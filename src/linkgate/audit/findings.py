@@ -272,17 +272,13 @@ def _debug_link_on_large_target(repo: Path, items: list[Classified]) -> Iterable
 
 
 def _unresolved(result: AuditResult) -> Iterable[RawFinding]:
+    # The scan already keeps one note per (file, cause), and only where cargo
+    # may hide; a script shared by several workflows is noted once.
+    seen: set[tuple[str, int, str]] = set()
     for file, line, message in result.problems:
-        yield RawFinding("unresolved", message, file, line, subject=message)
-    seen: set[tuple[str, int]] = set()
-    for c in result.classified:
-        if c.inv.unknown and (c.inv.file, c.inv.line) not in seen:
-            seen.add((c.inv.file, c.inv.line))
-            parts = ", ".join(sorted(set(c.inv.unknown)))
-            yield RawFinding(
-                "unresolved", f"cannot evaluate {parts} in `{' '.join(c.inv.argv)}`; classified as written",
-                c.inv.file, c.inv.line, subject=parts,
-            )
+        if (file, line, message) not in seen:
+            seen.add((file, line, message))
+            yield RawFinding("unresolved", message, file, line, subject=message)
 
 
 def _labels(c: Classified) -> str:
