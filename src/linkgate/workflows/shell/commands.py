@@ -118,7 +118,10 @@ def run_script(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: 
     text = ev.host.read_script(rel) if ev.host is not None and rel is not None else None
     if text is None:
         base = posixpath.basename(path.text)
-        if base not in _GENERATED_SCRIPTS:
+        # `./example` with no shell suffix, run directly, is most often a
+        # program the build just made, not a script that went missing.
+        named_as_script = offset > 0 or base.endswith((".sh", ".bash"))
+        if base not in _GENERATED_SCRIPTS and named_as_script:
             where = rel or path.text
             cause = f"script {where}"
             message = (f"script {where} is not in the repository; not followed" if rel and path.known

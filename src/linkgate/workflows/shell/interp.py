@@ -225,11 +225,12 @@ class Evaluator:
 
     def case(self, stmt: Case, st: State, frame: Frame) -> list[State]:
         value = expand_joined(stmt.value, self.scope(st, frame))
-        where = f"{frame.file}:{frame.line(stmt.row)} case {word_text(stmt.value)}"
+        texts = [v.text for v in self.exprs]
+        where = f"{frame.file}:{frame.line(stmt.row)} case {word_text(stmt.value, texts)}"
         out: list[State] = []
         pending = [st]
         for item in stmt.items:
-            label = "|".join(word_text(p) for p in item.patterns)
+            label = "|".join(word_text(p, texts) for p in item.patterns)
             waiting: list[State] = []
             for s in pending:
                 matched = _case_match(item.patterns, value, self.scope(s, frame))

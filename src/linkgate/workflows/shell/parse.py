@@ -144,7 +144,7 @@ class _Converter:
         assigns = tuple(self.assign(a) for a in assign_nodes)
         if name is None:
             return [Command(row, assigns, ())]
-        words = [self.word(name)]
+        words = [tuple(p for c in name.named_children for p in self.parts(c, False)) or self.word(name)]
         words += [self.word(c) for c in node.children_by_field_name("argument")]
         if assign_nodes:
             gap = self.src[assign_nodes[-1].end_byte : name.start_byte].replace(b"\\\n", b"")

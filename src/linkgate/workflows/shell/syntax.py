@@ -9,6 +9,7 @@ combination. Rows are 0-based within the parsed text.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Union
 
 # --- words -----------------------------------------------------------------
@@ -192,8 +193,9 @@ Stmt = Union[
 ]
 
 
-def word_text(word: Word) -> str:
-    """The word roughly as written, for messages."""
+def word_text(word: Word, exprs: Sequence[str] = ()) -> str:
+    """The word roughly as written (quotes dropped), for messages; *exprs*
+    gives the text of each ``${{ }}``."""
     out: list[str] = []
     for part in word:
         if isinstance(part, Lit):
@@ -201,5 +203,5 @@ def word_text(word: Word) -> str:
         elif isinstance(part, (Param, Subst, Opaque)):
             out.append(part.text)
         else:
-            out.append(f"${{{{ #{part.index} }}}}")
+            out.append(exprs[part.index] if part.index < len(exprs) else "${{ ... }}")
     return "".join(out)
