@@ -27,13 +27,6 @@ _ASSIGN = re.compile(r"^(?:export\s+|override\s+)*([A-Za-z_][\w.-]*)\s*(::?=|:::
 _RULE = re.compile(r"^([^\t#=:][^=:]*?)\s*::?\s*([^=]*)$")
 _MAKE_REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")
-# A directory with one of these and no Makefile is configured in CI (autoconf,
-# automake, CMake, meson): its build is C or C++, so a missing Makefile there
-# hides no cargo run.
-_GENERATORS = ("configure", "configure.ac", "configure.in", "Makefile.in", "Makefile.am", "CMakeLists.txt",
-               "meson.build")
-
-
 @dataclass
 class _Rule:
     prereqs: list[str] = field(default_factory=list)
@@ -90,9 +83,9 @@ class RepoHost:
         directory = "" if directory == "." else directory
         makefile = load_makefile(self.repo, directory, file)
         if makefile is None:
-            generated = any((self.repo / directory / name).is_file() for name in _GENERATORS)
-            return [], [] if generated else [(f"no Makefile in {directory or '.'}; `{' '.join(argv)}` not followed",
-                                              True)]
+            # A Makefile the repository does not hold is written in CI by
+            # ./configure, cmake or the like: a C or C++ build, not cargo.
+            return [], [(f"no Makefile in {directory or '.'}; `{' '.join(argv)}` not followed", False)]
         makefile.variables.update(overrides)
         if not goals and makefile.default:
             goals = [makefile.default]

@@ -148,7 +148,7 @@ def run_script(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: 
                 s.stop = None
         return ends
     child = ev.new_shell({k: st.vars[k] for k in st.exported if k in st.vars}, st.cwd, st.cwd_unknown, st.conds)
-    child.args, child.arg0 = args, path.text
+    child.args, child.arg0 = args, path
     child.vars["BASH_SOURCE"] = (path,)
     ev.run_text(text, child_frame, child)
     _capture_fails(ev)

@@ -171,8 +171,9 @@ class Evaluator:
                 st.funcs.pop(name, None)
             return [st]
         if isinstance(stmt, Broken):
-            if any(w in stmt.text for w in ("cargo", "cross", "wasm-pack")):
-                line = frame.line(stmt.row)
+            found = [stmt.text.find(w) for w in ("cargo", "cross", "wasm-pack") if w in stmt.text]
+            if found:
+                line = frame.line(stmt.row + stmt.text[: min(found)].count("\n"))
                 self.problem(frame.file, line, "unparsable shell",
                              f"cannot parse the shell at {frame.file}:{line}; a cargo command there is not read", True)
             return [st]
@@ -298,7 +299,7 @@ class _Scope:
     def positional(self) -> tuple[Val, ...]:
         return self.st.args
 
-    def arg0(self) -> str:
+    def arg0(self) -> Val:
         return self.st.arg0
 
     def assign(self, name: str, value: Val) -> None:

@@ -289,11 +289,14 @@ class _Converter:
         name = ""
         index: str | None = None
         length = False
-        ops: list[tuple[str, Word]] = []
-        current: tuple[str, list[Part]] | None = None
+        groups: list[tuple[str, int, list[Any]]] = []  # (operator, start byte of its argument, argument nodes)
+        closing = node.end_byte - 1
         for child in node.children:
             kind = child.type
-            if kind in ("${", "}"):
+            if kind == "}":
+                closing = child.start_byte
+                continue
+            if kind == "${":
                 continue
             if not name and kind in ("variable_name", "special_variable_name"):
                 name = self.text(child)
@@ -303,19 +306,28 @@ class _Converter:
                 name = self.text(base) if base is not None else ""
                 index = self.text(idx) if idx is not None else None
             elif not name and kind in ("#", "!"):
-                length = kind == "#"
                 if kind == "!":
                     return Param("!", (), quoted, text)
+                length = True
             elif name and not child.is_named and kind not in ("[", "]"):
-                if current is not None:
-                    ops.append((current[0], tuple(current[1])))
-                current = (kind, [])
-            elif name and current is not None:
-                current[1].extend(self.parts(child, quoted))
-        if current is not None:
-            ops.append((current[0], tuple(current[1])))
+                groups.append((kind, child.end_byte, []))
+            elif name and groups:
+                groups[-1][2].append(child)
         if not name:
             return Param("", (("?", ()),), quoted, text)
+        ops: list[tuple[str, Word]] = []
+        for i, (op, begin, nodes) in enumerate(groups):
+            stop = groups[i + 1][1] - len(groups[i + 1][0]) if i + 1 < len(groups) else closing
+            parts: list[Part] = []
+            pos = begin
+            for child in nodes:
+                if child.start_byte > pos:
+                    parts += self.literal(self.src[pos : child.start_byte].decode("utf-8", "replace"), quoted, False)
+                parts += self.parts(child, quoted)
+                pos = child.end_byte
+            if pos < stop:
+                parts += self.literal(self.src[pos:stop].decode("utf-8", "replace"), quoted, False)
+            ops.append((op, tuple(parts)))
         return Param(name, tuple(ops), quoted, text, length, index)
 
 

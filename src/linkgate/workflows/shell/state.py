@@ -75,7 +75,8 @@ class State:
     cwd_unknown: bool = False
     stack: list[tuple[str, bool]] = field(default_factory=list)
     args: tuple[Val, ...] = ()
-    arg0: str = "bash"
+    # A run: step is a temporary file on the runner, so its $0 is unknown.
+    arg0: Val = field(default_factory=lambda: unknown("$0"))
     funcs: dict[str, tuple[Any, Frame]] = field(default_factory=dict)
     conds: tuple[str, ...] = ()
     status: str = "true"  # true | false | unknown (undecided test) | assumed (a command ran)

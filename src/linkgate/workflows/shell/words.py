@@ -42,7 +42,7 @@ class Scope(Protocol):
 
     def positional(self) -> tuple[Val, ...]: ...
 
-    def arg0(self) -> str: ...
+    def arg0(self) -> Val: ...
 
     def assign(self, name: str, value: Val) -> None: ...
 
@@ -97,6 +97,10 @@ def expand_word(word: Word, scope: Scope) -> list[Val]:
         if part.quoted:
             text.append(value.text)
             keep = True
+            continue
+        if value.causes and value.text in value.causes:
+            # Wholly unknown (`$X`, `$(cmd)`): one word, kept as written.
+            text.append(value.text)
             continue
         pieces = value.text.split()
         if not pieces:
@@ -203,7 +207,7 @@ def _base(part: Param, scope: Scope) -> Val | None:
     name = part.name
     if name.isdigit():
         if name == "0":
-            return Val(scope.arg0())
+            return scope.arg0()
         args = scope.positional()
         n = int(name)
         return args[n - 1] if n <= len(args) else None
