@@ -172,22 +172,13 @@ def _debug_link_on_large_target(repo: Path, items: list[Classified]) -> Iterable
 
 
 def _unresolved(result: AuditResult) -> Iterable[RawFinding]:
-    """One note per (file, cause): a cause repeated on every matrix combination
-    or every line of a script is one thing to fix, not hundreds."""
-    problems: set[tuple[str, str]] = set()
+    # The scan already keeps one note per (file, cause), and only where cargo
+    # may hide; a script shared by several workflows is noted once.
+    seen: set[tuple[str, int, str]] = set()
     for file, line, message in result.problems:
-        if (file, message) not in problems:
-            problems.add((file, message))
+        if (file, line, message) not in seen:
+            seen.add((file, line, message))
             yield RawFinding("unresolved", message, file, line, subject=message)
-    seen: set[tuple[str, str]] = set()
-    for c in result.classified:
-        parts = ", ".join(sorted(set(c.inv.unknown)))
-        if parts and (c.inv.file, parts) not in seen:
-            seen.add((c.inv.file, parts))
-            yield RawFinding(
-                "unresolved", f"cannot evaluate {parts} in `{' '.join(c.inv.argv)}`; classified as written",
-                c.inv.file, c.inv.line, subject=parts,
-            )
 
 
 def _labels(c: Classified) -> str:

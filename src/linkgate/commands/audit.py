@@ -215,6 +215,8 @@ def invocation_json(c: Any) -> dict[str, Any]:
         "self_hosted": inv.self_hosted,
         "timeout_minutes": inv.step.timeout_minutes or inv.job.timeout_minutes,
         "unknown": sorted(set(inv.unknown)),
+        "conditional": inv.conditional,
+        "conditions": list(inv.conditions),
     }
 
 

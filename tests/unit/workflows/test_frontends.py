@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from linkgate.workflows.actions import cargo_commands
+from linkgate.workflows.frontends import action_commands as cargo_commands
 
 
 def test_actions_rs_cargo() -> None:

@@ -1,0 +1,352 @@
+"""Turn bash text into ``syntax`` nodes with tree-sitter-bash.
+
+Parsed once per distinct text (an LRU cache): a matrix job evaluates the same
+script under every combination, and ``${{ }}`` expressions are replaced by
+placeholders *before* parsing (see ``EXPR_PLACEHOLDER``) so the text, and its
+tree, are the same for all of them.
+
+Grammar quirks worked around here (tree-sitter-bash 0.25):
+- ``A=1 B=2`` alone on a line, followed by a command on the next line, comes
+  back as one command with an env prefix; bash sees two statements.
+- ``[[ -n $a && $b = y ]]`` is grouped as ``(-n $a && $b) = y``; test
+  expressions are kept as flat token lists and re-parsed by ``conditions``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from linkgate.workflows.shell.syntax import (
+    AndOr, Assign, Broken, Case, CaseItem, Command, Decl, For, FuncDef, If, Lit, Loop, Not, Opaque, Param,
+    Part, Pipeline, Seq, Stmt, Subshell, Subst, Test, Unset, Word, Expr,
+)
+
+# `${{ expr }}` number N becomes this word-safe text before parsing.
+EXPR_PLACEHOLDER = "LGEXPR{}X"
+_EXPR_RE = re.compile(r"LGEXPR(\d+)X")
+_ESCAPE_IN_DQ = re.compile(r'\\([$`"\\\n])')
+_ESCAPE = re.compile(r"\\(.)", re.S)
+_OPERAND_TYPES = {
+    "word", "string", "raw_string", "ansi_c_string", "translated_string", "simple_expansion", "expansion",
+    "concatenation", "number", "extglob_pattern", "regex", "command_substitution", "arithmetic_expansion",
+    "process_substitution", "variable_name",
+}
+_LOOP_TYPES = {"while_statement", "c_style_for_statement", "select_statement"}
+
+
+@functools.lru_cache(maxsize=1024)
+def parse_script(text: str) -> Seq:
+    from tree_sitter import Parser
+
+    tree = Parser(_language()).parse(text.encode("utf-8"))
+    return _Converter(tree.root_node.text or b"").seq(tree.root_node.named_children)
+
+
+@functools.lru_cache(maxsize=1)
+def _language() -> Any:
+    import tree_sitter_bash
+    from tree_sitter import Language
+
+    return Language(tree_sitter_bash.language())
+
+
+class _Converter:
+    def __init__(self, src: bytes) -> None:
+        self.src = src
+
+    def text(self, node: Any) -> str:
+        return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    # --- statements -------------------------------------------------------
+
+    def seq(self, nodes: list[Any]) -> Seq:
+        items: list[Stmt] = []
+        for node in nodes:
+            items.extend(self.stmt(node))
+        return Seq(tuple(items))
+
+    def stmt(self, node: Any) -> list[Stmt]:
+        kind = node.type
+        row = node.start_point[0]
+        if kind in ("comment", "heredoc_body", "heredoc_start", "heredoc_end"):
+            return []
+        if kind == "command":
+            return self.command(node)
+        if kind in ("variable_assignment", "variable_assignments"):
+            assigns = [node] if kind == "variable_assignment" else node.named_children
+            return [Command(row, tuple(self.assign(a) for a in assigns), ())]
+        if kind in ("compound_statement", "do_group", "program"):
+            return [self.seq(node.named_children)]
+        if kind == "redirected_statement":
+            body = node.child_by_field_name("body")
+            out = self.stmt(body) if body is not None else []
+            heredoc = next((c for c in node.named_children if c.type == "heredoc_redirect"), None)
+            if heredoc is not None and len(out) == 1 and isinstance(out[0], Command):
+                text = "".join(self.text(c) for c in heredoc.named_children if c.type == "heredoc_body")
+                quoted = any(c.type == "heredoc_start" and self.text(c)[:1] in "'\"" for c in heredoc.children)
+                if not quoted:
+                    out = [Command(out[0].row, out[0].assigns, out[0].words, heredoc=text)]
+            return out
+        if kind == "list":
+            children = node.children
+            left = self.one(children[0])
+            for i in range(1, len(children) - 1, 2):
+                left = AndOr(left, children[i].type, self.one(children[i + 1]))
+            return [left]
+        if kind == "pipeline":
+            return [Pipeline(tuple(self.one(c) for c in node.named_children))]
+        if kind == "negated_command":
+            return [Not(self.one(node.named_children[-1]))]
+        if kind == "subshell":
+            return [Subshell(self.seq(node.named_children))]
+        if kind == "if_statement":
+            return [self.if_(node)]
+        if kind == "case_statement":
+            return [self.case(node)]
+        if kind == "for_statement":
+            var = node.child_by_field_name("variable")
+            values = [self.word(c) for c in node.children_by_field_name("value")]
+            has_in = any(c.type == "in" for c in node.children)
+            body = node.child_by_field_name("body")
+            return [For(row, self.text(var) if var is not None else "_", tuple(values) if has_in else None,
+                        self.seq(body.named_children) if body is not None else Seq(()))]
+        if kind in _LOOP_TYPES:
+            body = node.child_by_field_name("body")
+            conds = [c for c in node.children_by_field_name("condition") if c.is_named]
+            return [Loop(row, self.seq(conds) if kind == "while_statement" else Seq(()),
+                         self.seq(body.named_children) if body is not None else Seq(()))]
+        if kind == "function_definition":
+            name = node.child_by_field_name("name")
+            body = node.child_by_field_name("body")
+            if name is None or body is None:
+                return []
+            return [FuncDef(self.text(name), self.one(body))]
+        if kind == "declaration_command":
+            return [self.decl(node)]
+        if kind == "unset_command":
+            return [Unset(row, tuple(self.text(c) for c in node.named_children))]
+        if kind == "test_command":
+            return [Test(row, tuple(self.test_tokens(node)), self.text(node).startswith("[["))]
+        if kind == "ERROR" or node.has_error:
+            return [Broken(row, self.text(node))]
+        return []
+
+    def one(self, node: Any) -> Stmt:
+        items = self.stmt(node)
+        return items[0] if len(items) == 1 else Seq(tuple(items))
+
+    def command(self, node: Any) -> list[Stmt]:
+        row = node.start_point[0]
+        assign_nodes = [c for c in node.children if c.type == "variable_assignment"]
+        name = node.child_by_field_name("name")
+        assigns = tuple(self.assign(a) for a in assign_nodes)
+        if name is None:
+            return [Command(row, assigns, ())]
+        words = [tuple(p for c in name.named_children for p in self.parts(c, False)) or self.word(name)]
+        words += [self.word(c) for c in node.children_by_field_name("argument")]
+        if assign_nodes:
+            gap = self.src[assign_nodes[-1].end_byte : name.start_byte].replace(b"\\\n", b"")
+            if b"\n" in gap:  # the grammar quirk: two statements, not an env prefix
+                return [Command(row, assigns, ()), Command(name.start_point[0], (), tuple(words))]
+        return [Command(name.start_point[0], assigns, tuple(words))]
+
+    def assign(self, node: Any) -> Assign:
+        name_node = node.child_by_field_name("name")
+        name = self.text(name_node) if name_node is not None else ""
+        if name_node is not None and name_node.type == "subscript":
+            name = name.split("[", 1)[0] + "[]"
+        value = node.child_by_field_name("value")
+        append = any(c.type == "+=" for c in node.children)
+        if value is None:
+            return Assign(name, ((Lit("", True),)), None, append)
+        if value.type == "array":
+            return Assign(name, None, tuple(self.word(c) for c in value.named_children), append)
+        return Assign(name, self.word(value), None, append)
+
+    def decl(self, node: Any) -> Decl:
+        kind = node.children[0].type
+        flags: list[str] = []
+        items: list[Assign] = []
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                items.append(self.assign(child))
+            elif child.type == "variable_name":
+                items.append(Assign(self.text(child), None))
+            elif child.type == "word":
+                text = self.text(child)
+                if text.startswith(("-", "+")):
+                    flags.append(text)
+                else:
+                    items.append(Assign(text, None))
+        return Decl(node.start_point[0], kind, tuple(flags), tuple(items))
+
+    def if_(self, node: Any) -> If:
+        clauses: list[tuple[Seq, Seq]] = []
+        orelse: Seq | None = None
+        cond, body = self.split_then(node.children)
+        clauses.append((cond, body))
+        for child in node.named_children:
+            if child.type == "elif_clause":
+                clauses.append(self.split_then(child.children))
+            elif child.type == "else_clause":
+                orelse = self.seq(child.named_children)
+        return If(node.start_point[0], tuple(clauses), orelse)
+
+    def split_then(self, children: list[Any]) -> tuple[Seq, Seq]:
+        cond: list[Any] = []
+        body: list[Any] = []
+        target = cond
+        for child in children:
+            if child.type == "then":
+                target = body
+            elif child.type in ("elif_clause", "else_clause"):
+                break
+            elif child.is_named:
+                target.append(child)
+        return self.seq(cond), self.seq(body)
+
+    def case(self, node: Any) -> Case:
+        value = node.child_by_field_name("value")
+        items: list[CaseItem] = []
+        for item in node.named_children:
+            if item.type != "case_item":
+                continue
+            patterns = [self.word(c) for c in item.children_by_field_name("value")]
+            pattern_ids = {c.id for c in item.children_by_field_name("value")}
+            body = [c for c in item.named_children if c.id not in pattern_ids]
+            items.append(CaseItem(tuple(patterns), self.seq(body)))
+        return Case(node.start_point[0], self.word(value) if value is not None else (), tuple(items))
+
+    def test_tokens(self, node: Any) -> list[str | Word]:
+        out: list[str | Word] = []
+        for child in node.children:
+            if child.type in ("[[", "]]", "[", "]"):
+                continue
+            if child.type in _OPERAND_TYPES:
+                out.append(self.word(child))
+            elif child.type == "test_operator" or not child.is_named:
+                out.append(self.text(child))
+            else:
+                out.extend(self.test_tokens(child))
+        return out
+
+    # --- words ------------------------------------------------------------
+
+    def word(self, node: Any, quoted: bool = False) -> Word:
+        return tuple(self.parts(node, quoted))
+
+    def parts(self, node: Any, quoted: bool) -> list[Part]:
+        kind = node.type
+        text = self.text(node)
+        if kind in ("string", "translated_string"):
+            inner_start = node.start_byte + (2 if kind == "translated_string" else 1)
+            return self.spans(node, inner_start, node.end_byte - 1, True, dq=True)
+        if kind == "raw_string":
+            return _lits(text[1:-1], True)
+        if kind == "ansi_c_string":
+            return _lits(_ansi_c(text[2:-1]), True)
+        if kind == "concatenation":
+            return self.spans(node, node.start_byte, node.end_byte, quoted)
+        if kind == "simple_expansion":
+            return [Param(text[1:], (), quoted, text)]
+        if kind == "expansion":
+            return [self.expansion(node, quoted)]
+        if kind in ("command_substitution", "process_substitution"):
+            return [Subst(self.seq(node.named_children), text, quoted)]
+        if kind == "arithmetic_expansion":
+            return [Opaque(text, quoted)]
+        if quoted:
+            return _lits(text, True)
+        if text.startswith("~"):
+            return [Opaque(text.split("/", 1)[0], False), *_lits(text[len(text.split("/", 1)[0]):], False)]
+        return _lits(_ESCAPE.sub(r"\1", text.replace("\\\n", "")), False)
+
+    def spans(self, node: Any, start: int, end: int, quoted: bool, dq: bool = False) -> list[Part]:
+        """Named children as parts; the bytes between them as literal text."""
+        out: list[Part] = []
+        pos = start
+        for child in node.named_children:
+            if child.start_byte > pos:
+                out += self.literal(self.src[pos : child.start_byte].decode("utf-8", "replace"), quoted, dq)
+            if child.type == "string_content":
+                out += self.literal(self.text(child), quoted, dq)
+            else:
+                out += self.parts(child, quoted)
+            pos = child.end_byte
+        if pos < end:
+            out += self.literal(self.src[pos:end].decode("utf-8", "replace"), quoted, dq)
+        return out
+
+    def literal(self, text: str, quoted: bool, dq: bool) -> list[Part]:
+        if dq:
+            return _lits(_ESCAPE_IN_DQ.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text), True)
+        return _lits(_ESCAPE.sub(r"\1", text.replace("\\\n", "")), quoted)
+
+    def expansion(self, node: Any, quoted: bool) -> Param:
+        text = self.text(node)
+        name = ""
+        index: str | None = None
+        length = False
+        groups: list[tuple[str, int, list[Any]]] = []  # (operator, start byte of its argument, argument nodes)
+        closing = node.end_byte - 1
+        for child in node.children:
+            kind = child.type
+            if kind == "}":
+                closing = child.start_byte
+                continue
+            if kind == "${":
+                continue
+            if not name and kind in ("variable_name", "special_variable_name"):
+                name = self.text(child)
+            elif not name and kind == "subscript":
+                base = child.child_by_field_name("name")
+                idx = child.child_by_field_name("index")
+                name = self.text(base) if base is not None else ""
+                index = self.text(idx) if idx is not None else None
+            elif not name and kind in ("#", "!"):
+                if kind == "!":
+                    return Param("!", (), quoted, text)
+                length = True
+            elif name and not child.is_named and kind not in ("[", "]"):
+                groups.append((kind, child.end_byte, []))
+            elif name and groups:
+                groups[-1][2].append(child)
+        if not name:
+            return Param("", (("?", ()),), quoted, text)
+        ops: list[tuple[str, Word]] = []
+        for i, (op, begin, nodes) in enumerate(groups):
+            stop = groups[i + 1][1] - len(groups[i + 1][0]) if i + 1 < len(groups) else closing
+            parts: list[Part] = []
+            pos = begin
+            for child in nodes:
+                if child.start_byte > pos:
+                    parts += self.literal(self.src[pos : child.start_byte].decode("utf-8", "replace"), quoted, False)
+                parts += self.parts(child, quoted)
+                pos = child.end_byte
+            if pos < stop:
+                parts += self.literal(self.src[pos:stop].decode("utf-8", "replace"), quoted, False)
+            ops.append((op, tuple(parts)))
+        return Param(name, tuple(ops), quoted, text, length, index)
+
+
+def _lits(text: str, quoted: bool) -> list[Part]:
+    """Literal text, with ``${{ }}`` placeholders split out."""
+    if "LGEXPR" not in text:
+        return [Lit(text, quoted)] if text else []
+    out: list[Part] = []
+    pos = 0
+    for m in _EXPR_RE.finditer(text):
+        if m.start() > pos:
+            out.append(Lit(text[pos : m.start()], quoted))
+        out.append(Expr(int(m.group(1)), quoted))
+        pos = m.end()
+    if pos < len(text):
+        out.append(Lit(text[pos:], quoted))
+    return out
+
+
+def _ansi_c(body: str) -> str:
+    table = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
+    return re.sub(r"\\(.)", lambda m: table.get(m.group(1), "\\" + m.group(1)), body)
