@@ -135,3 +135,29 @@ def test_human_output_is_grouped_and_at_most_four_lines_a_finding(repo: Path) ->
     main(["audit", "--repo", str(repo), "--verbose", "--output", str(verbose)])
     text = verbose.read_text()
     assert "    mlx/src/transforms.cpp\n" in text and "    crates/core/native/kernels.cu\n" in text
+
+
+def test_script_cargo_test_appears_once_per_matrix_target_at_its_line(audit: tuple[int, dict]) -> None:  # type: ignore[type-arg]
+    _, doc = audit
+    got = [(i["file"], i["line"], i["subcommand"], i["links"], i["target_triples"], i["matrix"], i["via"])
+           for i in doc["invocations"] if i["job"] == "cross"]
+    targets = ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu", "riscv64gc-unknown-linux-gnu"]
+    assert got == [
+        ("ci/test.bash", 8, "test", True, [t], {"target": t},
+         [f".github/workflows/ci.yml:59 ci/test.bash cargo {t}", "ci/test.bash:8"])
+        for t in targets
+    ]
+
+
+def test_every_finding_in_rank_order(audit: tuple[int, dict]) -> None:  # type: ignore[type-arg]
+    """The whole list, so a new false positive on this repository shape shows here."""
+    _, doc = audit
+    assert [(f["level"], f["rule"], f["subject"]) for f in doc["findings"]] == [
+        ("error", "filter-misses-surface", "link: runtime-core"),
+        ("error", "never-linked", "cpu (no default)"),
+        ("error", "never-linked", "cuda (no default)"),
+        ("error", "never-linked", "no default features"),
+        ("error", "never-linked", "xla (no default)"),
+        ("warning", "filter-misses-manifest", "link: manifests"),
+        ("warning", "link-only-on-schedule", "cpu"),
+    ]
