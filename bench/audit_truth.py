@@ -1,47 +1,52 @@
 """Recall of cargo invocations and precision of findings of `linkgate audit`, against hand-written ground truth.
 
-Run: .venv/bin/python bench/audit_truth.py TRUTH.json [TRUTH.json ...] [--show]
+Run: .venv/bin/python bench/audit_truth.py --checkouts DIR [--show] [REPO ...]
 
-A ground-truth file describes one repository checkout (kept outside this
-project) and what its CI really runs, written by reading its workflows and
-scripts by hand:
+DIR/<owner>+<name> must hold a checkout of each repository at the commit
+named in bench/audit_truth/ground_truth.py (with the `fetch` tool:
+`git --git-dir=<mirror> archive <commit> | tar -x -C DIR/<owner>+<name>`, then
+`git init && git add -A && git commit` so `git ls-files` answers). The ground
+truth is written by hand from their workflows and scripts; see that module.
 
-    {"repo": "/path/to/checkout",
-     "invocations": [
-        {"job": "linux", "file": "ci/test.bash", "line": 31, "subcommand": "test",
-         "links": true, "features": ["default"], "matrix": {"target": "x86_64-unknown-linux-gnu"},
-         "count": 1},
-        ...],
-     "findings": [{"rule": "never-linked", "subject": "a,b"}, ...]}
-
-`matrix` holds only the keys that tell combinations apart (compared with the
-audit's per-combination values); `count` (default 1) says how many identical
-invocations the combination runs. An invocation is found when the audit
-lists one with the same job, file, line, subcommand, link classification,
-feature sets and matrix values: a wrong `links` or feature set counts as a
-miss. A finding is true when some ground-truth finding has its rule and every
-other key it gives (subject, file, line) equal.
+An invocation is found when the audit lists one with the same job, file,
+line, subcommand, link classification, feature sets and matrix values: a
+wrong `links` or feature set counts as a miss, and each real invocation is
+matched at most once. A finding is true when some ground-truth finding has
+its rule and every other key given (subject, file, line) equal.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 
+def _plain(value: Any) -> Any:
+    """Matrix values as GitHub renders them in `${{ }}`: `true`, not True; YAML readers differ."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
 def _key(job: str, file: str, line: int, sub: str, links: bool, features: list[str],
          matrix: dict[str, Any]) -> str:
-    return json.dumps([job, file, line, sub, links, sorted(features), sorted(matrix.items())], sort_keys=True)
+    return json.dumps([job, file, line, sub, links, sorted(features), sorted(_plain(matrix).items())], sort_keys=True)
 
 
-def measure(truth: dict[str, Any], show: bool) -> tuple[int, int, int, int, int]:
+def measure(repo: Path, truth: dict[str, Any], show: bool) -> tuple[int, int, int, int, int]:
     from linkgate.audit.run import run_audit
     from linkgate.commands.audit import invocation_json
 
-    repo = Path(truth["repo"])
     result = run_audit(repo)
     got = [invocation_json(c) for c in result.classified]
     expected: Counter[str] = Counter()
@@ -76,17 +81,20 @@ def measure(truth: dict[str, Any], show: bool) -> tuple[int, int, int, int, int]
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("truth", nargs="+")
+    parser.add_argument("--checkouts", required=True, type=Path, help="directory of <owner>+<name> checkouts")
     parser.add_argument("--show", action="store_true", help="list misses, extras and false findings")
+    parser.add_argument("repos", nargs="*", help="owner/name (default: all in the ground truth)")
     args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "audit_truth"))
+    import ground_truth
+
     totals = [0, 0, 0, 0, 0]
-    for path in args.truth:
-        truth = json.loads(Path(path).read_text())
-        row = measure(truth, args.show)
+    for name in args.repos or sorted(ground_truth.INVOCATIONS):
+        truth = {"invocations": ground_truth.INVOCATIONS[name], "findings": ground_truth.FINDINGS.get(name, [])}
+        row = measure(args.checkouts / name.replace("/", "+"), truth, args.show)
         totals = [a + b for a, b in zip(totals, row)]
         real, hit, listed, findings, true = row
-        print(f"{Path(truth['repo']).name}: {hit}/{real} real invocations found right "
-              f"({listed} listed); {true}/{findings} findings true")
+        print(f"{name}: {hit}/{real} real invocations found right ({listed} listed); {true}/{findings} findings true")
     real, hit, listed, findings, true = totals
     print(f"all: recall {hit / real if real else 1:.1%} ({hit}/{real}), "
           f"finding precision {true / findings if findings else 1:.1%} ({true}/{findings})")
