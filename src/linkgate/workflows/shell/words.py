@@ -61,6 +61,8 @@ def join(vals: Sequence[Val], sep: str = " ") -> Val:
 
 def expand_word(word: Word, scope: Scope) -> list[Val]:
     """Fields of *word* after parameter expansion and word splitting."""
+    if len(word) == 1 and isinstance(word[0], Lit):  # the common case: plain text
+        return [Val(word[0].text)] if word[0].text or word[0].quoted else []
     fields: list[Val] = []
     text: list[str] = []
     causes: list[str] = []
@@ -120,6 +122,8 @@ def expand_word(word: Word, scope: Scope) -> list[Val]:
 
 def expand_joined(word: Word, scope: Scope) -> Val:
     """The word as one string, as in an assignment or ``[[ ]]`` (no splitting)."""
+    if len(word) == 1 and isinstance(word[0], Lit):
+        return Val(word[0].text)
     text: list[str] = []
     causes: list[str] = []
     for part in word:
