@@ -220,3 +220,8 @@ def test_prefix_env_and_containers_reach_the_script(tmp_path: Path) -> None:
         (("cargo", "build", "--target", "t1"), False),
         (("cargo", "build", "--target", "t2"), False),
     ]
+
+
+def test_arithmetic_over_known_integers() -> None:
+    [c] = run("N=4\ncargo test -j $((N * 2)) --x $(( 1 << 20 )) --y $((N / 3)) --z $((M + 1))\n").commands
+    assert c.argv == ("cargo", "test", "-j", "8", "--x", "1048576", "--y", "1", "--z", "$((M + 1))")
