@@ -9,6 +9,7 @@ unknown part named.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -35,7 +36,8 @@ class ExprContext:
     env: Mapping[str, str] = field(default_factory=dict)
     runner_os: str | None = None
 
-    def contexts(self) -> dict[str, Any]:
+    @functools.cached_property
+    def _contexts(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "env": ghexpr.OpenMap(self.env),
             "github": ghexpr.OpenMap(workspace=WORKSPACE),
@@ -44,6 +46,9 @@ class ExprContext:
         if self.matrix is not None:
             out["matrix"] = _floats(self.matrix)
         return out
+
+    def contexts(self) -> dict[str, Any]:
+        return self._contexts
 
 
 def runner_os(labels: list[str]) -> str | None:

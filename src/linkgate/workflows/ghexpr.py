@@ -16,6 +16,7 @@ only when its value does not depend on anything unknown.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -73,7 +74,8 @@ def truth(value: Any) -> bool | None:
     return True
 
 
-def _tokens(expr: str) -> list[tuple[str, str]]:
+@functools.lru_cache(maxsize=4096)
+def _tokens(expr: str) -> tuple[tuple[str, str], ...]:
     out: list[tuple[str, str]] = []
     pos = 0
     expr = expr.strip()
@@ -84,11 +86,11 @@ def _tokens(expr: str) -> list[tuple[str, str]]:
         kind = m.lastgroup or ""
         out.append((kind, m.group(kind)))
         pos = m.end()
-    return out
+    return tuple(out)
 
 
 class _Parser:
-    def __init__(self, tokens: list[tuple[str, str]], contexts: Mapping[str, Any]) -> None:
+    def __init__(self, tokens: tuple[tuple[str, str], ...], contexts: Mapping[str, Any]) -> None:
         self.tokens = tokens
         self.pos = 0
         self.contexts = contexts

@@ -51,12 +51,21 @@ class RepoHost:
     def __init__(self, repo: Path) -> None:
         self.repo = repo
         self._texts: dict[str, str | None] = {}
+        self._makefiles: dict[tuple[str, str | None], Makefile | None] = {}
 
     def read_script(self, rel: str) -> str | None:
         if rel not in self._texts:
             path = self.repo / rel
             self._texts[rel] = _read(path) if not rel.startswith("..") and path.is_file() else None
         return self._texts[rel]
+
+    def _makefile(self, directory: str, file: str | None) -> Makefile | None:
+        key = (directory, file)
+        if key not in self._makefiles:
+            self._makefiles[key] = load_makefile(self.repo, directory, file)
+        found = self._makefiles[key]
+        # Command-line overrides change variables: each make gets its own copy.
+        return None if found is None else Makefile(found.rel, dict(found.variables), found.rules, found.default)
 
     def make_recipes(
         self, argv: tuple[str, ...], cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]]
@@ -81,7 +90,7 @@ class RepoHost:
             elif not word.startswith("-"):
                 goals.append(word)
         directory = "" if directory == "." else directory
-        makefile = load_makefile(self.repo, directory, file)
+        makefile = self._makefile(directory, file)
         if makefile is None:
             # A Makefile the repository does not hold is written in CI by
             # ./configure, cmake or the like: a C or C++ build, not cargo.

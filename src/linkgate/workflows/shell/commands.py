@@ -74,12 +74,12 @@ def dispatch(ev: Evaluator, fields: list[Val], prefix: dict[str, Value], st: Sta
     if builtin is not None:
         return builtin
     if name in _SHELLS:
-        return _shell(ev, fields, st, frame, line, heredoc)
+        return _shell(ev, fields, st, frame, line, heredoc, prefix)
     if posixpath.basename(name) in ("make", "gmake"):
-        return _make(ev, fields, st, frame, line)
+        return _make(ev, fields, st, frame, line, prefix)
     script = _script_rel(ev, name, st)
     if script is not None:
-        return run_script(ev, fields, st, frame, line, source=False)
+        return run_script(ev, fields, st, frame, line, source=False, prefix=prefix)
     if name == "rustup" and len(args) >= 3 and args[0].text == "run" and args[2].known:
         # `rustup run TOOLCHAIN cargo ...` is `cargo +TOOLCHAIN ...`.
         rest = [args[2], Val(f"+{args[1].text}", args[1].causes), *args[3:]]
@@ -110,7 +110,7 @@ def declare(ev: Evaluator, decl: Decl, st: State, frame: Frame) -> None:
 
 
 def run_script(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
-               source: bool, offset: int = 0) -> list[State]:
+               source: bool, offset: int = 0, prefix: dict[str, Value] | None = None) -> list[State]:
     """Run ``fields[offset]`` as a script with the rest as its arguments."""
     path = fields[offset]
     hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
@@ -147,7 +147,7 @@ def run_script(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: 
             if s.stop == "return":
                 s.stop = None
         return ends
-    child = ev.new_shell({k: st.vars[k] for k in st.exported if k in st.vars}, st.cwd, st.cwd_unknown, st.conds)
+    child = ev.new_shell(_child_env(st, prefix), st.cwd, st.cwd_unknown, st.conds)
     child.args, child.arg0 = args, path
     child.vars["BASH_SOURCE"] = (path,)
     ev.run_text(text, child_frame, child)
@@ -222,7 +222,7 @@ def _builtin(ev: Evaluator, name: str, args: list[Val], st: State, frame: Frame,
 
 
 def _shell(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
-           heredoc: str | None) -> list[State]:
+           heredoc: str | None, prefix: dict[str, Value]) -> list[State]:
     i = 1
     while i < len(fields) and fields[i].known and fields[i].text[:1] in ("-", "+"):
         flag = fields[i].text
@@ -230,17 +230,16 @@ def _shell(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
             body = fields[i + 1]
             if not body.known:
                 break
-            child = ev.new_shell({k: st.vars[k] for k in st.exported if k in st.vars}, st.cwd, st.cwd_unknown,
-                                 st.conds)
+            child = ev.new_shell(_child_env(st, prefix), st.cwd, st.cwd_unknown, st.conds)
             child.args = tuple(fields[i + 3 :])
             ev.run_text(body.text, Frame(frame.file, line, frame.via, frame.suffix, frame.depth + 1), child)
             st.status = "assumed"
             return [st]
         i += 2 if flag in ("-o", "+o", "-O", "+O") else 1
     if i < len(fields) and fields[i].known and fields[i].text not in ("-s", "-"):
-        return run_script(ev, fields, st, frame, line, source=False, offset=i)
+        return run_script(ev, fields, st, frame, line, source=False, offset=i, prefix=prefix)
     if heredoc is not None and i >= len(fields):
-        child = ev.new_shell({k: st.vars[k] for k in st.exported if k in st.vars}, st.cwd, st.cwd_unknown, st.conds)
+        child = ev.new_shell(_child_env(st, prefix), st.cwd, st.cwd_unknown, st.conds)
         ev.run_text(heredoc, Frame(frame.file, line + 1, frame.via, frame.suffix, frame.depth + 1), child)
         st.status = "assumed"
         return [st]
@@ -250,7 +249,8 @@ def _shell(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
     return [st]
 
 
-def _make(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int) -> list[State]:
+def _make(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
+          prefix: dict[str, Value]) -> list[State]:
     _capture_fails(ev)
     st.status = "assumed"
     if ev.host is None or st.cwd_unknown:
@@ -263,12 +263,13 @@ def _make(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int) 
     argv = tuple(f.text for f in fields)
     hop = f"{frame.file}:{line} {' '.join(argv)}"
     try:
-        recipes, problems = ev.host.make_recipes(argv, st.cwd, st.env(), ev.make_seen)
+        texts = {k: v.text for k, v in _child_env(st, prefix).items() if isinstance(v, Val)}
+        recipes, problems = ev.host.make_recipes(argv, st.cwd, texts, ev.make_seen)
         for message, cargo in problems:
             ev.problem(frame.file, line, message, message, cargo)
         if frame.depth >= _max_depth():
             return [st]
-        env = {k: st.vars[k] for k in st.exported if k in st.vars}
+        env = _child_env(st, prefix)
         for r in recipes:
             child = ev.new_shell(env, r.cwd, False, st.conds)
             ev.run_text(r.text, Frame(r.file, r.line, frame.via + (hop,), f" ({r.goal})", frame.depth + 1), child)
@@ -276,6 +277,13 @@ def _make(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int) 
         if top:
             ev.make_seen = None
     return [st]
+
+
+def _child_env(st: State, prefix: dict[str, Value] | None) -> dict[str, Value]:
+    """What a child process sees: exported variables and the command's own prefix."""
+    env: dict[str, Value] = {k: st.vars[k] for k in st.exported if k in st.vars}
+    env.update(prefix or {})
+    return env
 
 
 def _call_function(ev: Evaluator, name: str, fields: list[Val], st: State, frame: Frame,
@@ -316,6 +324,8 @@ def _unwrap(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
                     key, _, value = text.partition("=")
                     prefix[key] = Val(value, fields[0].causes)
                 fields = fields[1:]
+        elif head in ("docker", "podman") and len(fields) > 2 and fields[1].text in ("run", "exec"):
+            fields = _container(fields, prefix)
         elif head in _WRAPPERS:
             if head == "command" and len(fields) > 1 and fields[1].text in ("-v", "-V"):
                 return []
@@ -332,6 +342,29 @@ def _unwrap(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
         else:
             break
     return fields
+
+
+def _container(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
+    """``docker run [opts] IMAGE CMD...``: the command, with ``-e`` variables.
+
+    CI mounts the checkout and works in it, so the directory is kept."""
+    rest = fields[2:]
+    while rest and rest[0].known and rest[0].text.startswith("-"):
+        flag, eq, value = rest[0].text.partition("=")
+        takes = flag in _CONTAINER_VALUE and not eq
+        if flag in ("-e", "--env") and (eq or len(rest) > 1):
+            setting = Val(value, rest[0].causes) if eq else rest[1]
+            key, has, text = setting.text.partition("=")
+            if has:
+                prefix[key] = Val(text, setting.causes)
+        rest = rest[2:] if takes else rest[1:]
+    return rest[1:] if rest else []  # the image (or, for exec, the container) goes
+
+
+_CONTAINER_VALUE = {"-e", "--env", "-w", "--workdir", "-v", "--volume", "--name", "-u", "--user", "--entrypoint",
+                    "--platform", "--network", "--mount", "-p", "--publish", "--env-file", "-h", "--hostname",
+                    "--cpus", "-m", "--memory", "--security-opt", "--cap-add", "--device", "--shm-size", "-l",
+                    "--label", "--ulimit", "--add-host", "--tmpfs", "--pull"}
 
 
 def _script_rel(ev: Evaluator, name: str, st: State) -> str | None:

@@ -30,7 +30,7 @@ from linkgate.workflows.shell.syntax import (
 from linkgate.workflows.shell.words import Val, Value, expand_joined, expand_pattern, expand_word, join, unknown
 
 MAX_STEPS = 20_000
-MAX_DEPTH = 16
+MAX_DEPTH = 8
 MAX_LOOP = 64
 
 
@@ -55,6 +55,7 @@ class Evaluator:
         self.make_seen: set[tuple[str, str]] | None = None
         self.capture: list[list[str] | None] = []
         self._index: dict[tuple[Any, ...], int] = {}
+        self._problem_set: set[ShellProblem] = set()
 
     # --- entry points -----------------------------------------------------
 
@@ -93,7 +94,10 @@ class Evaluator:
                                                old.unknown, keep, old.via)
 
     def problem(self, file: str, line: int, cause: str, message: str, cargo: bool) -> None:
-        self.problems.append(ShellProblem(file, line, cause, message, cargo))
+        found = ShellProblem(file, line, cause, message, cargo)
+        if found not in self._problem_set:
+            self._problem_set.add(found)
+            self.problems.append(found)
 
     def scope(self, st: State, frame: Frame) -> _Scope:
         return _Scope(self, st, frame)

@@ -125,7 +125,7 @@ class State:
         return (
             tuple(sorted(self.vars.items())), frozenset(self.exported), self.cwd, self.cwd_unknown,
             tuple(self.stack), self.args, tuple(sorted((k, id(v[0])) for k, v in self.funcs.items())),
-            self.status, self.stop, self.allexport, repr(self.locals),
+            self.stop, self.allexport, repr(self.locals),
         )
 
 
@@ -153,6 +153,8 @@ def merge(states: list[State]) -> list[State]:
             by_key[k] = st
         else:
             seen.conds = common(seen.conds, st.conds)
+            if seen.status != st.status:
+                seen.status = "unknown"
     out = list(by_key.values())
     if len(out) <= MAX_PATHS:
         return out

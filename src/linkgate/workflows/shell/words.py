@@ -10,8 +10,10 @@ expansion is not done: a ``*`` stays a ``*``.
 
 from __future__ import annotations
 
+import ast
+import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, Union
 
@@ -61,6 +63,8 @@ def join(vals: Sequence[Val], sep: str = " ") -> Val:
 
 def expand_word(word: Word, scope: Scope) -> list[Val]:
     """Fields of *word* after parameter expansion and word splitting."""
+    if len(word) == 1 and isinstance(word[0], Lit):  # the common case: plain text
+        return [Val(word[0].text)] if word[0].text or word[0].quoted else []
     fields: list[Val] = []
     text: list[str] = []
     causes: list[str] = []
@@ -120,6 +124,8 @@ def expand_word(word: Word, scope: Scope) -> list[Val]:
 
 def expand_joined(word: Word, scope: Scope) -> Val:
     """The word as one string, as in an assignment or ``[[ ]]`` (no splitting)."""
+    if len(word) == 1 and isinstance(word[0], Lit):
+        return Val(word[0].text)
     text: list[str] = []
     causes: list[str] = []
     for part in word:
@@ -196,7 +202,7 @@ def _scalar(part: object, scope: Scope) -> Val:
     if isinstance(part, Subst):
         return scope.subst(part)
     if isinstance(part, Opaque):
-        return unknown(part.text)
+        return _arithmetic(part.text, scope) if part.text.startswith("$((") else unknown(part.text)
     assert isinstance(part, Param)
     return _param(part, scope)
 
@@ -300,3 +306,43 @@ def _strip(text: str, pattern: str, op: str) -> str:
             if regex.fullmatch(text[n:]):
                 return text[:n]
     return text
+
+
+_ARITH_NAME = re.compile(r"\$\{?([A-Za-z_]\w*|\d+)\}?|\b([A-Za-z_]\w*)\b")
+_ARITH_OPS: dict[type, Callable[[int, int], int]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+    ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.BitXor: operator.xor,
+}
+
+
+def _arithmetic(text: str, scope: Scope) -> Val:
+    """``$(( ))`` over integers and known variables (``+ - * / % << >> & | ^``)."""
+    body = text[3:-2].strip()
+
+    def name(m: re.Match[str]) -> str:
+        key = m.group(1) or m.group(2)
+        value = _param(Param(key, (), False, "$" + key), scope)
+        if not value.known or not re.fullmatch(r"-?\d+", value.text.strip() or "0"):
+            raise ValueError(key)
+        return value.text.strip() or "0"
+
+    try:
+        tree = ast.parse(_ARITH_NAME.sub(name, body).replace("/", "//").replace("////", "//"), mode="eval")
+        return Val(str(_int(tree.body)))
+    except (ValueError, SyntaxError, ZeroDivisionError, TypeError, RecursionError, KeyError):
+        return unknown(text)
+
+
+def _int(node: ast.AST) -> int:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)):
+        value = _int(node.operand)
+        return -value if isinstance(node.op, ast.USub) else (~value if isinstance(node.op, ast.Invert) else value)
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITH_OPS:
+        right = _int(node.right)
+        if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= right < 64:
+            raise ValueError(right)
+        return _ARITH_OPS[type(node.op)](_int(node.left), right)
+    raise ValueError(node)

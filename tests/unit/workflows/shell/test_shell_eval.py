@@ -206,3 +206,22 @@ def test_unparsable_shell_near_cargo_is_a_problem() -> None:
     ev = run("echo ok\nif then fi ((( cargo test\n")
     assert [c.argv for c in ev.commands] == [] and [(p.line, p.cargo) for p in ev.problems] == [(11, True)]
     assert run("if then fi ((( make\n").problems == []
+
+
+def test_prefix_env_and_containers_reach_the_script(tmp_path: Path) -> None:
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "run.sh").write_text(
+        '#!/bin/sh\nif [ -z "$NO_RUN" ]; then cargo test --target $TARGET; fi\ncargo build --target $TARGET\n')
+    script = ("TARGET=t1 ./ci/run.sh\n"
+              "docker run --rm -w /src -v `pwd`:/src -e TARGET=t2 -e NO_RUN=1 rust sh ci/run.sh\n")
+    ev = run(script, repo=tmp_path)
+    assert [(c.argv, bool(c.conditions)) for c in ev.commands] == [
+        (("cargo", "test", "--target", "t1"), True),  # NO_RUN comes from outside: unknown
+        (("cargo", "build", "--target", "t1"), False),
+        (("cargo", "build", "--target", "t2"), False),
+    ]
+
+
+def test_arithmetic_over_known_integers() -> None:
+    [c] = run("N=4\ncargo test -j $((N * 2)) --x $(( 1 << 20 )) --y $((N / 3)) --z $((M + 1))\n").commands
+    assert c.argv == ("cargo", "test", "-j", "8", "--x", "1048576", "--y", "1", "--z", "$((M + 1))")
