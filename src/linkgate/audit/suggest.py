@@ -38,10 +38,19 @@ def suggest(
     """
     related = set(surface) | set(missed)
     others = [d for d in other_packages if d and d != package_dir]
-    chosen: dict[str, list[str]] = {}
+    grouped: dict[str, list[str]] = {}
     for path in missed:
         pattern = _glob_for(path, package_dir, others, related, index) or path
-        chosen.setdefault(pattern, []).append(path)
+        grouped.setdefault(pattern, []).append(path)
+    # The shallowest acceptable directory gives the fewest patterns; the group's
+    # deepest common directory covers the same paths with fewer unrelated files.
+    chosen: dict[str, list[str]] = {}
+    for pattern, paths in grouped.items():
+        if pattern.endswith("/**"):
+            common = posixpath.commonpath([posixpath.dirname(p) for p in paths])
+            if common != pattern[:-3] and _acceptable(common, package_dir, others, related, index):
+                pattern = common + "/**"
+        chosen.setdefault(pattern, []).extend(paths)
     out: list[str] = []
     for pattern in sorted(chosen, key=lambda p: (p.count("/"), p)):
         covered = chosen[pattern]
@@ -64,16 +73,20 @@ def _glob_for(
     parts = path.split("/")[:-1]
     for depth in range(1, len(parts) + 1):  # shallowest first: fewest patterns
         directory = "/".join(parts[:depth])
-        if any(o == directory or o.startswith(directory + "/") for o in others):
-            continue
-        inside = bool(package_dir) and (directory == package_dir or directory.startswith(f"{package_dir}/"))
-        files = index.get(directory, [])
-        if package_dir and not inside and package_dir.startswith(directory + "/"):
-            # An ancestor of the package holds more than the package: go deeper.
-            continue
-        if inside or (files and sum(f in related for f in files) >= RELATED_SHARE * len(files)):
+        if _acceptable(directory, package_dir, others, related, index):
             return directory + "/**"
     return None
+
+
+def _acceptable(directory: str, package_dir: str | None, others: list[str], related: set[str],
+                index: dict[str, list[str]]) -> bool:
+    if not directory or any(o == directory or o.startswith(directory + "/") for o in others):
+        return False
+    inside = bool(package_dir) and (directory == package_dir or directory.startswith(f"{package_dir}/"))
+    if package_dir and not inside and package_dir.startswith(directory + "/"):
+        return False  # an ancestor of the package holds more than the package
+    files = index.get(directory, [])
+    return inside or bool(files and sum(f in related for f in files) >= RELATED_SHARE * len(files))
 
 
 def directory_index(tracked: Sequence[str]) -> dict[str, list[str]]:

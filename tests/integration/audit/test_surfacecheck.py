@@ -51,9 +51,9 @@ def test_filter_missing_a_rerun_if_changed_file_is_an_error_at_the_filter(repo: 
     )
     assert f"xla/xla-link ({WORKFLOW}:24)" in f["message"]
     assert f["paths"] == ["crates/core/native/cusolver.h"]
-    # Everything under crates/core is the package at stake: one glob keeps covering new inputs.
-    assert f["suggest"] == ["crates/core/**"]
-    assert f["hint"] == "add 'crates/core/**' to filter xla_link"
+    # A directory glob keeps covering new inputs; the missed file's own directory is the tightest one.
+    assert f["suggest"] == ["crates/core/native/**"]
+    assert f["hint"] == "add 'crates/core/native/**' to filter xla_link"
 
 
 def test_build_script_outside_the_filter_is_the_same_finding(repo: Path) -> None:
