@@ -67,7 +67,7 @@ def selected_manifests(repo: Path, cwd: str, call: CargoCall) -> list[manifests.
         if call.manifest_path:
             start = Path(os.path.normpath(directory / call.manifest_path))
         else:
-            found = _nearest(repo, directory)
+            found = manifests.nearest(repo, directory)
             if found is None:
                 return None
             start = found
@@ -79,7 +79,7 @@ def selected_manifests(repo: Path, cwd: str, call: CargoCall) -> list[manifests.
         if call.packages:
             known = {m.name: m for m in [here, *members] if m.name}
             known.update(_path_dep_names([here, *members]))
-            names = [_spec_name(p) for p in call.packages]
+            names = [manifests.spec_name(p) for p in call.packages]
             if any(n not in known for n in names):
                 return None
             return [known[n] for n in names]
@@ -106,20 +106,6 @@ def _path_dep_names(items: list[manifests.Manifest]) -> Mapping[str, manifests.M
             if info.name:
                 out.setdefault(info.name, info)
     return out
-
-
-def _spec_name(spec: str) -> str:
-    # `-p name@1.2.3` and `-p name:1.2.3` are package id specs.
-    return re.split(r"[@:]", spec, maxsplit=1)[0]
-
-
-def _nearest(repo: Path, here: Path) -> Path | None:
-    for directory in (here, *here.parents):
-        if (directory / "Cargo.toml").is_file():
-            return directory / "Cargo.toml"
-        if directory == repo or repo not in directory.parents:
-            break
-    return None
 
 
 def target_dir(c: Classified) -> str | None:

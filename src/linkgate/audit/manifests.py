@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -126,6 +127,24 @@ def find_workspace_root(manifest: Path, stop: Path) -> Path:
         if directory == stop or stop not in directory.parents:
             break
     return manifest
+
+
+def spec_name(spec: str) -> str:
+    """The package name in a ``-p`` value: ``name@1.2.3`` and ``name:1.2.3`` are package id specs."""
+    return re.split(r"[@:]", spec, maxsplit=1)[0]
+
+
+def nearest(repo: Path, here: Path) -> Path | None:
+    """The Cargo.toml cargo finds from *here* (searching upwards), not above the repository."""
+    here = Path(os.path.normpath(here))
+    if here != repo and repo not in here.parents:
+        return None
+    for directory in (here, *here.parents):
+        if (directory / "Cargo.toml").is_file():
+            return directory / "Cargo.toml"
+        if directory == repo:
+            break
+    return None
 
 
 def member_dirs(root: Manifest, patterns: tuple[str, ...] | None = None) -> list[Path]:

@@ -224,7 +224,9 @@ def _build_of(repo: Path, c: Classified) -> _Build | None:
     if call.manifest_path:
         manifest = repo / posixpath.normpath(posixpath.join(c.inv.cwd, call.manifest_path))
     else:
-        manifest = _nearest_manifest(repo, repo / c.inv.cwd)
+        from linkgate.audit.manifests import nearest
+
+        manifest = nearest(repo, repo / c.inv.cwd)
     if manifest is None or not manifest.is_file():
         return None
     # cargo hack runs every feature of the package: the union graph covers them all.
@@ -235,16 +237,6 @@ def _build_of(repo: Path, c: Classified) -> _Build | None:
         () if all_features else tuple(sorted(features)),
         call.no_default_features and not all_features, all_features,
     )
-
-
-def _nearest_manifest(repo: Path, here: Path) -> Path | None:
-    """Cargo searches upwards for Cargo.toml; the audit stops at the repository."""
-    for directory in (here, *here.parents):
-        if (directory / "Cargo.toml").is_file():
-            return directory / "Cargo.toml"
-        if directory == repo:
-            break
-    return None
 
 
 def _surface(repo: Path, build: _Build, graph: Graph) -> Surface:

@@ -82,7 +82,7 @@ class Loader:
 
 def _workspace_key(repo: Path, directory: Path, cargo_args: Sequence[str]) -> Path:
     manifest = _manifest_arg(cargo_args)
-    start = Path(os.path.normpath(directory / manifest)) if manifest else _nearest(repo, directory)
+    start = Path(os.path.normpath(directory / manifest)) if manifest else manifests.nearest(repo, directory)
     if start is None:
         return directory
     try:
@@ -98,7 +98,7 @@ def _from_metadata(meta: dict[str, Any], cargo_args: Sequence[str]) -> cargo_gra
     names = _values(cargo_args, ("-p", "--package"))
     workspace = "--workspace" in cargo_args or "--all" in cargo_args
     if names:
-        roots = [m for i, m in by_id.items() if _name_of(m) in names]
+        roots = [m for i, m in by_id.items() if _name_of(m) in {manifests.spec_name(n) for n in names}]
     elif workspace:
         roots = [by_id[i] for i in members if i in by_id]
     else:
@@ -108,14 +108,14 @@ def _from_metadata(meta: dict[str, Any], cargo_args: Sequence[str]) -> cargo_gra
 
 def _from_manifests(repo: Path, directory: Path, cargo_args: Sequence[str]) -> cargo_graph.Graph:
     manifest = _manifest_arg(cargo_args)
-    start = Path(os.path.normpath(directory / manifest)) if manifest else _nearest(repo, directory)
+    start = Path(os.path.normpath(directory / manifest)) if manifest else manifests.nearest(repo, directory)
     if start is None or not start.is_file():
         raise manifests.ManifestError(f"no Cargo.toml in {directory} or above it")
     root = manifests.read(manifests.find_workspace_root(start, repo))
     members = [d / "Cargo.toml" for d in manifests.member_dirs(root)]
     names = _values(cargo_args, ("-p", "--package"))
     if names:
-        roots = [m for m in members if _name_of(m) in names]
+        roots = [m for m in members if _name_of(m) in {manifests.spec_name(n) for n in names}]
     elif "--workspace" in cargo_args or "--all" in cargo_args:
         roots = members
     elif manifests.read(start).name is not None:
@@ -155,15 +155,6 @@ def _name_of(manifest: Path) -> str | None:
         return manifests.read(manifest).name
     except manifests.ManifestError:
         return None
-
-
-def _nearest(repo: Path, here: Path) -> Path | None:
-    for directory in (here, *here.parents):
-        if (directory / "Cargo.toml").is_file():
-            return directory / "Cargo.toml"
-        if directory == repo:
-            break
-    return None
 
 
 def _manifest_arg(cargo_args: Sequence[str]) -> str | None:

@@ -19,7 +19,7 @@ ALLOWED = {
     "workspace": {"manifests"},
     "classify": {"model", "manifests"},
     "findings": {"model", "classify"},
-    "surfacecheck": {"model", "workspace", "suggest"},
+    "surfacecheck": {"model", "manifests", "workspace", "suggest"},
     "run": {"model", "classify", "findings", "surfacecheck", "rank"},
 }
 
