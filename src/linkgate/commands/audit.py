@@ -149,7 +149,6 @@ def _report(result: Any, settled: Any, verbose: bool = False) -> Any:
         "ignored": [dict(_finding_json(f, None), reason=reason) for f, reason in settled.ignored],
         "skipped_checks": result.skipped_checks,
         "notes": result.notes,
-        "verbose": verbose,
     }
     cases = [
         Case(suite=f"audit.{f.rule}", name=f"{f.file}:{f.line}" if f.file else f.rule,
@@ -165,7 +164,7 @@ def _report(result: Any, settled: Any, verbose: bool = False) -> Any:
     )
     return Report(
         command="audit", document=document, findings=findings, cases=cases, summary=summary,
-        human=_human, markdown=_markdown,
+        human=lambda rep, console: _human(rep, console, verbose), markdown=_markdown,
         exit_code=EXIT_FINDING if errors else EXIT_OK,
     )
 
@@ -237,7 +236,7 @@ def _exercise_rows(report: Any) -> list[tuple[str, dict[str, list[str]]]]:
     return sorted(rows.items())
 
 
-def _human(report: Any, console: Any) -> None:
+def _human(report: Any, console: Any, verbose: bool = False) -> None:
     from rich.table import Table
 
     from linkgate.console import escape
@@ -251,7 +250,7 @@ def _human(report: Any, console: Any) -> None:
     for label, cells in _exercise_rows(report):
         table.add_row(label, *(", ".join(cells[c]) or "[dim]-[/]" for c in EXERCISE_ORDER))
     console.print(table)
-    _print_findings(console, report.document)
+    _print_findings(console, report.document, verbose)
     for note in report.document["notes"]:
         console.print(f"[dim]note: {escape(note)}[/]", highlight=False)
     for item in report.document["ignored"]:
@@ -260,7 +259,7 @@ def _human(report: Any, console: Any) -> None:
     console.print(report.summary, highlight=False)
 
 
-def _print_findings(console: Any, document: dict[str, Any]) -> None:
+def _print_findings(console: Any, document: dict[str, Any], verbose: bool) -> None:
     """Grouped by rule, in rank order; at most four lines a finding unless --verbose."""
     from linkgate.console import escape
 
@@ -275,7 +274,7 @@ def _print_findings(console: Any, document: dict[str, Any]) -> None:
         console.print(f"  [{style}]{f['level']}[/] {escape(where + f['message'])}", highlight=False)
         if f["hint"]:
             console.print(f"    [dim]hint:[/] {escape(f['hint'])}", highlight=False)
-        if document["verbose"]:
+        if verbose:
             for path in f["paths"]:
                 console.print(f"    {escape(path)}", highlight=False)
 
