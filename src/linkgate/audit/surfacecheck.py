@@ -187,7 +187,7 @@ def _finding(miss: _Miss, index: dict[str, list[str]]) -> RawFinding:
     else:
         rule = RULE
         message = (f"filter {pf.filter} misses {len(paths)} path(s) that change what package {miss.package} "
-                   f"links (its build script and rerun-if-changed inputs): {shown}; it gates the link in {jobs}")
+                   f"links (its build script or the inputs that rerun it): {shown}; it gates the link in {jobs}")
     hint = (f"add {', '.join(repr(p) for p in patterns)} to filter {pf.filter}" if patterns
             else f"add the missed paths (--verbose lists them) to filter {pf.filter}")
     return RawFinding(rule, message, pf.file, pf.line, subject=f"{pf.filter}: {miss.package or 'manifests'}",

@@ -47,7 +47,7 @@ def test_filter_missing_a_rerun_if_changed_file_is_an_error_at_the_filter(repo: 
     [f] = found
     assert f["message"].startswith(
         "filter xla_link misses 1 path(s) that change what package core links "
-        "(its build script and rerun-if-changed inputs): crates/core/native/cusolver.h;"
+        "(its build script or the inputs that rerun it): crates/core/native/cusolver.h;"
     )
     assert f"xla/xla-link ({WORKFLOW}:24)" in f["message"]
     assert f["paths"] == ["crates/core/native/cusolver.h"]
