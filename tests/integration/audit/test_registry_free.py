@@ -78,3 +78,44 @@ def test_unreadable_manifest_names_its_directory(tmp_path: Path) -> None:
     assert note["message"].startswith("cannot read the workspace in native: native/Cargo.toml is not valid TOML")
     assert note["message"].endswith("filter n was not checked against the causal surface")
     assert os.sep + "tmp" not in note["message"].split("(cargo metadata")[0]
+
+
+@pytest.mark.parametrize("with_cargo", [True, False])
+def test_path_dependency_outside_the_members_is_followed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         with_cargo: bool) -> None:
+    """A vendored -sys crate reached only as a path dependency of a member, behind a registry
+    dependency that cannot resolve: its build script is still on the surface."""
+    if with_cargo and shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed")
+    repo = tmp_path / "repo"
+    files = {
+        "Cargo.toml": '[workspace]\nmembers = ["app"]\n',
+        "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
+                          'zsys = { path = "../vendor/zsys" }\nhalf = "2"\n',
+        "app/src/main.rs": "fn main() {}\n",
+        "vendor/zsys/Cargo.toml": '[package]\nname = "zsys"\nversion = "0.1.0"\nedition = "2021"\nlinks = "z"\n',
+        "vendor/zsys/build.rs": 'fn main() {\n    println!("cargo:rerun-if-changed=src/zlib.c");\n'
+                                '    println!("cargo:rustc-link-lib=static=z");\n}\n',
+        "vendor/zsys/src/lib.rs": "",
+        "vendor/zsys/src/zlib.c": "int z;\n",
+        ".github/workflows/ci.yml": (
+            "on: pull_request\njobs:\n  changes:\n    runs-on: ubuntu-latest\n"
+            "    outputs:\n      app: ${{ steps.f.outputs.app }}\n    steps:\n"
+            "      - uses: dorny/paths-filter@v3\n        id: f\n        with:\n          filters: |\n            app:\n"
+            "              - 'app/**'\n"
+            "  link:\n    needs: changes\n    if: needs.changes.outputs.app == 'true'\n    runs-on: ubuntu-latest\n"
+            "    steps:\n      - run: cargo build -p app\n"
+        ),
+    }
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    if not with_cargo:
+        (tmp_path / "bin").mkdir()
+        monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    _, doc = audit(repo)
+    [f] = [f for f in doc["findings"] if f["rule"] == "filter-misses-surface"]
+    assert (f["subject"], f["paths"], f["suggest"]) == (
+        "app: zsys", ["vendor/zsys/build.rs", "vendor/zsys/src/zlib.c"], ["vendor/zsys/**"]
+    )
+    assert len(doc["notes"]) == 1
