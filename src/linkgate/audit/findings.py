@@ -92,6 +92,7 @@ class AuditResult:
     workflows: list[str] = field(default_factory=list)
     findings: list[RawFinding] = field(default_factory=list)
     skipped_checks: list[str] = field(default_factory=list)
+    causes: dict[tuple[str, int, str], str] = field(default_factory=dict)
 
 
 def classify(repo: Path, inv: Invocation, triggers: dict[tuple[str, str, int], Trigger] | None = None) -> Classified | None:
@@ -115,6 +116,7 @@ def run_audit(repo: Path) -> AuditResult:
     for wf in workflows:
         scan = scan_workflow(repo, wf)
         result.problems.extend(scan.problems)
+        result.causes.update(scan.causes)
         for inv in scan.invocations:
             classified = classify(repo, inv, triggers)
             if classified is not None:
@@ -278,7 +280,8 @@ def _unresolved(result: AuditResult) -> Iterable[RawFinding]:
     for file, line, message in result.problems:
         if (file, line, message) not in seen:
             seen.add((file, line, message))
-            yield RawFinding("unresolved", message, file, line, subject=message)
+            subject = result.causes.get((file, line, message), message)
+            yield RawFinding("unresolved", message, file, line, subject=subject)
 
 
 def _labels(c: Classified) -> str:

@@ -64,12 +64,15 @@ class Invocation:
 class Scan:
     invocations: list[Invocation] = field(default_factory=list)
     problems: list[tuple[str, int, str]] = field(default_factory=list)
+    # The cause of each problem (`$X`, `${{ inputs.f }}`, a script path): its subject.
+    causes: dict[tuple[str, int, str], str] = field(default_factory=dict)
     _noted: set[tuple[str, str]] = field(default_factory=set, repr=False)
 
     def note(self, file: str, line: int, cause: str, message: str) -> None:
         if (file, cause) not in self._noted:
             self._noted.add((file, cause))
             self.problems.append((file, line, message))
+            self.causes[(file, line, message)] = cause
 
 
 def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None) -> Scan:
