@@ -184,8 +184,12 @@ def _split_labels(label: str) -> list[str]:
 
 
 def _clean_dir(path: str) -> str:
-    if not path or path in (".", "./"):
-        return ""
     import posixpath
 
+    from linkgate.workflows.expr import WORKSPACE
+
+    if path == WORKSPACE or path.startswith(WORKSPACE + "/"):
+        path = path[len(WORKSPACE) + 1 :]  # `${{ github.workspace }}/crates/x`
+    if not path or path in (".", "./"):
+        return ""
     return posixpath.normpath(path)

@@ -134,3 +134,11 @@ def test_if_conditions_per_combination(tmp_path: Path) -> None:
         (("cargo", "test", "--release"), {"os": "windows-2022", "features": "gpu"}, False),
         (("cargo", "check"), {"os": "windows-2022", "features": "gpu"}, True),
     ]
+
+
+def test_workspace_paths_are_repository_paths(tmp_path: Path) -> None:
+    text = ("on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - working-directory: ${{ github.workspace }}/crates/a\n        run: cargo build\n"
+            "      - run: cd $GITHUB_WORKSPACE/crates/b && cargo test\n")
+    wf = parse_workflow(tmp_path / "w.yml", "w.yml", load_text(text))
+    assert [(i.cwd, i.unknown) for i in scan_workflow(tmp_path, wf).invocations] == [("crates/a", ()), ("crates/b", ())]
