@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from linkgate.workflows.shell.conditions import evaluate_test, from_words
 from linkgate.workflows.shell.state import WORKSPACE, Frame, State, clean
-from linkgate.workflows.shell.syntax import Assign, Command, Decl, Lit
+from linkgate.workflows.shell.syntax import Assign, Command, Decl, Lit, Param, Word
 from linkgate.workflows.shell.words import EMPTY, Scope, Val, Value, expand_joined, expand_word, join, unknown
 
 if TYPE_CHECKING:
@@ -50,7 +50,19 @@ def run_command(ev: Evaluator, cmd: Command, st: State, frame: Frame) -> list[St
             st.set(name, value)
         st.status = "true"
         return [st]
+    if cmd.output is not None and fields[0].text == "echo" and _to_github_env(ev, cmd.output, st, frame):
+        # `echo "K=V" >> $GITHUB_ENV`: later steps of the job see K (only
+        # when known and written on every path).
+        key, eq, setting = join([f for f in fields[1:] if f.text not in ("-n", "-e", "-E")]).text.partition("=")
+        if eq and not st.conds and all(f.known for f in fields):
+            ev.github_env[key] = setting
+        return [st]
     return dispatch(ev, fields, prefix, st, frame, frame.line(cmd.row), cmd.heredoc)
+
+
+def _to_github_env(ev: Evaluator, output: Word, st: State, frame: Frame) -> bool:
+    return len(output) == 1 and isinstance(output[0], Param) and output[0].name == "GITHUB_ENV" \
+        and st.vars.get("GITHUB_ENV") is None
 
 
 def dispatch(ev: Evaluator, fields: list[Val], prefix: dict[str, Value], st: State, frame: Frame,

@@ -56,6 +56,7 @@ class Evaluator:
         self.capture: list[list[str] | None] = []
         self._index: dict[tuple[Any, ...], int] = {}
         self._problem_set: set[ShellProblem] = set()
+        self.github_env: dict[str, str] = {}
 
     # --- entry points -----------------------------------------------------
 

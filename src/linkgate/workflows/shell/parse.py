@@ -82,13 +82,22 @@ class _Converter:
         if kind == "redirected_statement":
             body = node.child_by_field_name("body")
             out = self.stmt(body) if body is not None else []
+            if len(out) != 1 or not isinstance(out[0], Command):
+                return out
+            cmd = out[0]
             heredoc = next((c for c in node.named_children if c.type == "heredoc_redirect"), None)
-            if heredoc is not None and len(out) == 1 and isinstance(out[0], Command):
+            text: str | None = None
+            if heredoc is not None:
                 text = "".join(self.text(c) for c in heredoc.named_children if c.type == "heredoc_body")
-                quoted = any(c.type == "heredoc_start" and self.text(c)[:1] in "'\"" for c in heredoc.children)
-                if not quoted:
-                    out = [Command(out[0].row, out[0].assigns, out[0].words, heredoc=text)]
-            return out
+                if any(c.type == "heredoc_start" and self.text(c)[:1] in "'\"" for c in heredoc.children):
+                    text = None
+            output: Word | None = None
+            for redirect in node.named_children:
+                dest = redirect.child_by_field_name("destination")
+                if redirect.type == "file_redirect" and dest is not None and redirect.child_by_field_name(
+                        "descriptor") is None and any(c.type in (">", ">>") for c in redirect.children):
+                    output = self.word(dest)
+            return [Command(cmd.row, cmd.assigns, cmd.words, heredoc=text, output=output)]
         if kind == "list":
             children = node.children
             left = self.one(children[0])

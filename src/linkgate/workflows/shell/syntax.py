@@ -82,6 +82,8 @@ class Command:
     assigns: tuple[Assign, ...]
     words: tuple[Word, ...]
     heredoc: str | None = None
+    # Where stdout goes with `>` or `>>`: `echo K=V >> $GITHUB_ENV` sets env for later steps.
+    output: Word | None = None
 
 
 @dataclass(frozen=True)
