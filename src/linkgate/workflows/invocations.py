@@ -189,7 +189,7 @@ def _split_labels(label: str) -> list[str]:
 def _clean_dir(path: str) -> str:
     import posixpath
 
-    from linkgate.workflows.expr import WORKSPACE
+    from linkgate.workflows.shell.state import WORKSPACE
 
     if path == WORKSPACE or path.startswith(WORKSPACE + "/"):
         path = path[len(WORKSPACE) + 1 :]  # `${{ github.workspace }}/crates/x`
