@@ -37,7 +37,12 @@ def run_command(ev: Evaluator, cmd: Command, st: State, frame: Frame) -> list[St
     prefix: dict[str, Value] = {}
     for a in cmd.assigns:
         prefix[a.name] = _assigned(a, st, scope)
-    fields = [f for word in cmd.words for f in expand_word(word, scope)]
+    fields: list[Val] = []
+    rows: list[int] = []
+    for i, word in enumerate(cmd.words):
+        found = expand_word(word, scope)
+        fields += found
+        rows += [cmd.rows[i] if i < len(cmd.rows) else cmd.row] * len(found)
     if not fields:
         for name, value in prefix.items():
             st.set(name, value)
@@ -50,7 +55,7 @@ def run_command(ev: Evaluator, cmd: Command, st: State, frame: Frame) -> list[St
         if eq and not st.conds and all(f.known for f in fields):
             ev.github_env[key] = setting
         return [st]
-    return dispatch(ev, fields, prefix, st, frame, frame.line(cmd.row), cmd.heredoc)
+    return dispatch(ev, fields, rows, prefix, st, frame, cmd.heredoc)
 
 
 def _to_github_env(ev: Evaluator, output: Word, st: State, frame: Frame) -> bool:
@@ -58,12 +63,15 @@ def _to_github_env(ev: Evaluator, output: Word, st: State, frame: Frame) -> bool
         and st.vars.get("GITHUB_ENV") is None
 
 
-def dispatch(ev: Evaluator, fields: list[Val], prefix: dict[str, Value], st: State, frame: Frame,
-             line: int, heredoc: str | None = None) -> list[State]:
+def dispatch(ev: Evaluator, fields: list[Val], rows: list[int], prefix: dict[str, Value], st: State, frame: Frame,
+             heredoc: str | None = None) -> list[State]:
+    """Run *fields*; *rows* gives each field's row, and the program's row is the command's line."""
     fields = _unwrap(fields, prefix)
     if not fields:
         st.status = "assumed"
         return [st]
+    rows = rows[len(rows) - len(fields) :]  # wrappers are stripped from the front
+    line = frame.line(rows[0])
     head = fields[0]
     st_status = "assumed"
     if not head.known:
@@ -88,7 +96,7 @@ def dispatch(ev: Evaluator, fields: list[Val], prefix: dict[str, Value], st: Sta
     if name == "rustup" and len(args) >= 3 and args[0].text == "run" and args[2].known:
         # `rustup run TOOLCHAIN cargo ...` is `cargo +TOOLCHAIN ...`.
         rest = [args[2], Val(f"+{args[1].text}", args[1].causes), *args[3:]]
-        return dispatch(ev, rest, prefix, st, frame, line)
+        return dispatch(ev, rest, [rows[3], *rows[2:3], *rows[4:]], prefix, st, frame)
     calls.capture_fails(ev)
     ev.emit(fields, st, frame, line, prefix)
     st.status = st_status

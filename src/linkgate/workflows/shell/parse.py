@@ -84,7 +84,7 @@ class _Converter(WordReader):
                 if redirect.type == "file_redirect" and dest is not None and redirect.child_by_field_name(
                         "descriptor") is None and any(c.type in (">", ">>") for c in redirect.children):
                     output = self.word(dest)
-            return [Command(cmd.row, cmd.assigns, cmd.words, heredoc=text, output=output)]
+            return [Command(cmd.row, cmd.assigns, cmd.words, heredoc=text, output=output, rows=cmd.rows)]
         if kind == "list":
             children = node.children
             left = self.one(children[0])
@@ -141,12 +141,14 @@ class _Converter(WordReader):
         if name is None:
             return [Command(row, assigns, ())]
         words = [tuple(p for c in name.named_children for p in self.parts(c, False)) or self.word(name)]
-        words += [self.word(c) for c in node.children_by_field_name("argument")]
+        arguments = node.children_by_field_name("argument")
+        words += [self.word(c) for c in arguments]
+        rows = (name.start_point[0], *(c.start_point[0] for c in arguments))
         if assign_nodes:
             gap = self.src[assign_nodes[-1].end_byte : name.start_byte].replace(b"\\\n", b"")
             if b"\n" in gap:  # the grammar quirk: two statements, not an env prefix
-                return [Command(row, assigns, ()), Command(name.start_point[0], (), tuple(words))]
-        return [Command(name.start_point[0], assigns, tuple(words))]
+                return [Command(row, assigns, ()), Command(name.start_point[0], (), tuple(words), rows=rows)]
+        return [Command(name.start_point[0], assigns, tuple(words), rows=rows)]
 
     def assign(self, node: Any) -> Assign:
         name_node = node.child_by_field_name("name")
