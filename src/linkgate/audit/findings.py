@@ -178,7 +178,8 @@ def _unresolved(result: AuditResult) -> Iterable[RawFinding]:
     for file, line, message in result.problems:
         if (file, line, message) not in seen:
             seen.add((file, line, message))
-            yield RawFinding("unresolved", message, file, line, subject=message)
+            subject = result.causes.get((file, line, message), message)
+            yield RawFinding("unresolved", message, file, line, subject=subject)
 
 
 def _labels(c: Classified) -> str:

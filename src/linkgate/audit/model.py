@@ -91,5 +91,7 @@ class AuditResult:
     workflows: list[str] = field(default_factory=list)
     findings: list[RawFinding] = field(default_factory=list)
     skipped_checks: list[str] = field(default_factory=list)
+    # (file, line, message) of an unresolved note -> its cause, the finding's subject.
+    causes: dict[tuple[str, int, str], str] = field(default_factory=dict)
     # Said once per audit, not a finding: how the workspace was read when cargo could not resolve it.
     notes: list[str] = field(default_factory=list)

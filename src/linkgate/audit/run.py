@@ -24,6 +24,7 @@ def run_audit(repo: Path) -> AuditResult:
     for wf in workflows:
         scan = scan_workflow(repo, wf)
         result.problems.extend(scan.problems)
+        result.causes.update(scan.causes)
         for inv in scan.invocations:
             classified = classify(repo, inv, triggers)
             if classified is not None:

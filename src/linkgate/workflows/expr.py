@@ -17,13 +17,12 @@ from typing import Any
 
 from linkgate.workflows import ghexpr
 from linkgate.workflows.ghexpr import render as render
+from linkgate.workflows.shell.state import WORKSPACE
 
 _EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
 
 PLACEHOLDER = "LGEXPR{}X"
 _PLACEHOLDER_RE = re.compile(r"LGEXPR(\d+)X")
-# Where actions/checkout puts the repository (see shell.state.WORKSPACE).
-WORKSPACE = "/github/workspace"
 _RUNNER_OS = {"ubuntu": "Linux", "windows": "Windows", "macos": "macOS"}
 
 

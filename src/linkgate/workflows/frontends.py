@@ -56,7 +56,7 @@ def _rust_cross(inputs: Inputs) -> list[list[str]]:
 
 
 def _fixed(*argv: str) -> Callable[[Inputs], list[list[str]]]:
-    return lambda inputs: [list(argv)]
+    return lambda inputs: [list(argv)] if argv else []
 
 
 def _rust_lang_rustfmt(inputs: Inputs) -> list[list[str]]:
@@ -66,7 +66,8 @@ def _rust_lang_rustfmt(inputs: Inputs) -> list[list[str]]:
 
 
 FRONT_ENDS: tuple[FrontEnd, ...] = (
-    FrontEnd("cargo", "program", "cargo itself"),
+    FrontEnd("cargo", "program",
+             "cargo itself: build, test, run, bench and install link; check, clippy and doc stop before the linker"),
     FrontEnd("cross", "program",
              "cross-rs/cross: a drop-in for cargo with the same arguments; it runs cargo in a container holding "
              "the target's toolchain, so `cross build`/`cross test` compile and link like cargo"),

@@ -58,7 +58,7 @@ def evaluate(expr: str, contexts: Mapping[str, Any]) -> Any:
         if parser.pos != len(tokens):
             raise _Syntax(expr)
         return value
-    except (_Syntax, IndexError, ValueError, TypeError):
+    except (_Syntax, IndexError, ValueError, TypeError, RecursionError):
         return UNKNOWN
 
 

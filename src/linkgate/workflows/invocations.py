@@ -64,12 +64,15 @@ class Invocation:
 class Scan:
     invocations: list[Invocation] = field(default_factory=list)
     problems: list[tuple[str, int, str]] = field(default_factory=list)
+    # The cause of each problem (`$X`, `${{ inputs.f }}`, a script path): its subject.
+    causes: dict[tuple[str, int, str], str] = field(default_factory=dict)
     _noted: set[tuple[str, str]] = field(default_factory=set, repr=False)
 
     def note(self, file: str, line: int, cause: str, message: str) -> None:
         if (file, cause) not in self._noted:
             self._noted.add((file, cause))
             self.problems.append((file, line, message))
+            self.causes[(file, line, message)] = cause
 
 
 def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None) -> Scan:
@@ -98,7 +101,9 @@ def _scan_job(host: RepoHost, wf: Workflow, job: Job, combo: Mapping[str, Any] |
     self_hosted = any(t.lower() == "self-hosted" or not _HOSTED.match(t) for t in labels if "${{" not in t)
     os_name = None if self_hosted or any("${{" in t for t in labels) else runner_os(labels)
     job_dir = job.working_directory or wf.working_directory or ""
+    carried: dict[str, str] = {}  # what steps wrote to $GITHUB_ENV
     for step in job.steps:
+        env = {**env, **carried}
         step_env = _env_layer(env, step.env, ExprContext(matrix=combo, env=env, runner_os=os_name))
         ctx = ExprContext(matrix=combo, env=step_env, runner_os=os_name)
         runs = condition(step.if_, ctx)
@@ -112,7 +117,7 @@ def _scan_job(host: RepoHost, wf: Workflow, job: Job, combo: Mapping[str, Any] |
         if step.run is not None:
             if (step.shell or "bash").split()[0] in _NOT_SHELL:
                 continue
-            for cmd in _run_step(host, wf, step, ctx, cwd, step_env, scan):
+            for cmd in _run_step(host, wf, step, ctx, cwd, step_env, scan, carried if not conds else {}):
                 all_conds = conds + cmd.conditions
                 scan.invocations.append(Invocation(
                     **common, file=cmd.file, line=cmd.line, argv=cmd.argv, cwd=cmd.cwd, env=cmd.env,
@@ -131,7 +136,7 @@ def _scan_job(host: RepoHost, wf: Workflow, job: Job, combo: Mapping[str, Any] |
 
 
 def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: str, env: Mapping[str, str],
-              scan: Scan) -> list[ShellCommand]:
+              scan: Scan, carried: dict[str, str]) -> list[ShellCommand]:
     """The cargo commands of one ``run:`` script under one combination; notes go to *scan*."""
     assert step.run is not None
     sub = placeholders(step.run, ctx)
@@ -143,6 +148,7 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
         exprs = [Val(o, (o,)) for o in textual.unknown.values()]
     ev = Evaluator(host, exprs)
     ev.run_text(text, Frame(wf.rel, step.run.content_line), ev.new_shell(env, cwd, False))
+    carried.update(ev.github_env)
     found: list[ShellCommand] = []
     for cmd in ev.commands:
         argv = " ".join(cmd.argv)
@@ -181,8 +187,12 @@ def _split_labels(label: str) -> list[str]:
 
 
 def _clean_dir(path: str) -> str:
-    if not path or path in (".", "./"):
-        return ""
     import posixpath
 
+    from linkgate.workflows.shell.state import WORKSPACE
+
+    if path == WORKSPACE or path.startswith(WORKSPACE + "/"):
+        path = path[len(WORKSPACE) + 1 :]  # `${{ github.workspace }}/crates/x`
+    if not path or path in (".", "./"):
+        return ""
     return posixpath.normpath(path)

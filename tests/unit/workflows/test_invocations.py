@@ -134,3 +134,24 @@ def test_if_conditions_per_combination(tmp_path: Path) -> None:
         (("cargo", "test", "--release"), {"os": "windows-2022", "features": "gpu"}, False),
         (("cargo", "check"), {"os": "windows-2022", "features": "gpu"}, True),
     ]
+
+
+def test_workspace_paths_are_repository_paths(tmp_path: Path) -> None:
+    text = ("on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - working-directory: ${{ github.workspace }}/crates/a\n        run: cargo build\n"
+            "      - run: cd $GITHUB_WORKSPACE/crates/b && cargo test\n")
+    wf = parse_workflow(tmp_path / "w.yml", "w.yml", load_text(text))
+    assert [(i.cwd, i.unknown) for i in scan_workflow(tmp_path, wf).invocations] == [("crates/a", ()), ("crates/b", ())]
+
+
+def test_github_env_reaches_later_steps_of_the_same_combination(tmp_path: Path) -> None:
+    text = ("on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n"
+            "        f: [a, b]\n    steps:\n"
+            "      - run: |\n          echo \"FEATS=${{ matrix.f }},x\" >> $GITHUB_ENV\n          echo ok > log\n"
+            "      - if: github.event_name == 'push'\n        run: echo \"FEATS=never\" >> \"$GITHUB_ENV\"\n"
+            "      - run: cargo test --features $FEATS\n")
+    wf = parse_workflow(tmp_path / "w.yml", "w.yml", load_text(text))
+    scan = scan_workflow(tmp_path, wf)
+    assert [i.argv for i in scan.invocations] == [
+        ("cargo", "test", "--features", "a,x"), ("cargo", "test", "--features", "b,x")]
+    assert scan.problems == []

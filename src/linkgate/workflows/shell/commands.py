@@ -1,10 +1,7 @@
-"""Simple commands: assignments, builtins that change the shell, wrappers,
-functions, and the scripts and Makefiles a command runs.
-
-A script runs in a child shell that sees only exported variables; ``source``
-runs it in the caller's shell. ``bash -c STRING``, ``eval`` and a here-document
-fed to ``bash`` are parsed and run like any script. Wrappers (``env``,
-``sudo``, ``time``, ``timeout``, ...) are stripped down to the command they run.
+"""Simple commands: assignments, builtins that change the shell (``cd``,
+``shift``, ``set``, ``export``, ``read``, ``eval``, ``test``), and wrappers
+(``env``, ``sudo``, ``time``, ``timeout``, ``docker run``, ...) stripped down
+to the command they run. Commands that run other code are in ``calls``.
 """
 
 from __future__ import annotations
@@ -13,9 +10,10 @@ import posixpath
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from linkgate.workflows.shell import calls
 from linkgate.workflows.shell.conditions import evaluate_test, from_words
-from linkgate.workflows.shell.state import WORKSPACE, Frame, State, clean
-from linkgate.workflows.shell.syntax import Assign, Command, Decl, Lit
+from linkgate.workflows.shell.state import WORKSPACE, Frame, State
+from linkgate.workflows.shell.syntax import Assign, Command, Decl, Lit, Param, Word
 from linkgate.workflows.shell.words import EMPTY, Scope, Val, Value, expand_joined, expand_word, join, unknown
 
 if TYPE_CHECKING:
@@ -34,57 +32,72 @@ _PURE = {"echo", "printf", "pwd", "dirname", "basename"}
 _QUIET = {"true", ":", "false", "set", "shopt", "trap", "alias", "umask", "ulimit", "wait", "hash", "type",
           "read", "mapfile", "readarray", "getopts", "let", "enable", "complete", "disown", "jobs", "echo",
           "printf", "pwd", "dirname", "basename"}
-# An autoconf `configure` script runs a C toolchain, never cargo; it is often
-# generated in CI, so its absence from the repository is no news.
-_GENERATED_SCRIPTS = {"configure", "config.status", "autogen.sh", "bootstrap"}
-
-
 def run_command(ev: Evaluator, cmd: Command, st: State, frame: Frame) -> list[State]:
     scope = ev.scope(st, frame)
     prefix: dict[str, Value] = {}
     for a in cmd.assigns:
         prefix[a.name] = _assigned(a, st, scope)
-    fields = [f for word in cmd.words for f in expand_word(word, scope)]
+    fields: list[Val] = []
+    rows: list[int] = []
+    for i, word in enumerate(cmd.words):
+        found = expand_word(word, scope)
+        fields += found
+        rows += [cmd.rows[i] if i < len(cmd.rows) else cmd.row] * len(found)
     if not fields:
         for name, value in prefix.items():
             st.set(name, value)
         st.status = "true"
         return [st]
-    return dispatch(ev, fields, prefix, st, frame, frame.line(cmd.row), cmd.heredoc)
+    if cmd.output is not None and fields[0].text == "echo" and _to_github_env(ev, cmd.output, st, frame):
+        # `echo "K=V" >> $GITHUB_ENV`: later steps of the job see K (only
+        # when known and written on every path).
+        key, eq, setting = join([f for f in fields[1:] if f.text not in ("-n", "-e", "-E")]).text.partition("=")
+        if eq and not st.conds and all(f.known for f in fields):
+            ev.github_env[key] = setting
+        return [st]
+    return dispatch(ev, fields, rows, prefix, st, frame, cmd.heredoc)
 
 
-def dispatch(ev: Evaluator, fields: list[Val], prefix: dict[str, Value], st: State, frame: Frame,
-             line: int, heredoc: str | None = None) -> list[State]:
+def _to_github_env(ev: Evaluator, output: Word, st: State, frame: Frame) -> bool:
+    return len(output) == 1 and isinstance(output[0], Param) and output[0].name == "GITHUB_ENV" \
+        and st.vars.get("GITHUB_ENV") is None
+
+
+def dispatch(ev: Evaluator, fields: list[Val], rows: list[int], prefix: dict[str, Value], st: State, frame: Frame,
+             heredoc: str | None = None) -> list[State]:
+    """Run *fields*; *rows* gives each field's row, and the program's row is the command's line."""
     fields = _unwrap(fields, prefix)
     if not fields:
         st.status = "assumed"
         return [st]
+    rows = rows[len(rows) - len(fields) :]  # wrappers are stripped from the front
+    line = frame.line(rows[0])
     head = fields[0]
     st_status = "assumed"
     if not head.known:
-        _capture_fails(ev)
+        calls.capture_fails(ev)
         ev.emit(fields, st, frame, line, prefix)
         st.status = st_status
         return [st]
     name = head.text
     args = fields[1:]
     if name in st.funcs:
-        return _call_function(ev, name, fields, st, frame, line)
+        return calls.call_function(ev, name, fields, st, frame, line)
     builtin = _builtin(ev, name, args, st, frame, line)
     if builtin is not None:
         return builtin
     if name in _SHELLS:
-        return _shell(ev, fields, st, frame, line, heredoc, prefix)
+        return calls.run_shell(ev, fields, st, frame, line, heredoc, prefix)
     if posixpath.basename(name) in ("make", "gmake"):
-        return _make(ev, fields, st, frame, line, prefix)
-    script = _script_rel(ev, name, st)
+        return calls.run_make(ev, fields, st, frame, line, prefix)
+    script = calls.script_rel(ev, name, st)
     if script is not None:
-        return run_script(ev, fields, st, frame, line, source=False, prefix=prefix)
+        return calls.run_script(ev, fields, st, frame, line, source=False, prefix=prefix)
     if name == "rustup" and len(args) >= 3 and args[0].text == "run" and args[2].known:
         # `rustup run TOOLCHAIN cargo ...` is `cargo +TOOLCHAIN ...`.
         rest = [args[2], Val(f"+{args[1].text}", args[1].causes), *args[3:]]
-        return dispatch(ev, rest, prefix, st, frame, line)
-    _capture_fails(ev)
+        return dispatch(ev, rest, [rows[3], *rows[2:3], *rows[4:]], prefix, st, frame)
+    calls.capture_fails(ev)
     ev.emit(fields, st, frame, line, prefix)
     st.status = st_status
     return [st]
@@ -109,53 +122,6 @@ def declare(ev: Evaluator, decl: Decl, st: State, frame: Frame) -> None:
     st.status = "true"
 
 
-def run_script(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
-               source: bool, offset: int = 0, prefix: dict[str, Value] | None = None) -> list[State]:
-    """Run ``fields[offset]`` as a script with the rest as its arguments."""
-    path = fields[offset]
-    hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
-    rel = _script_rel(ev, path.text, st) if path.known else None
-    text = ev.host.read_script(rel) if ev.host is not None and rel is not None else None
-    if text is None:
-        base = posixpath.basename(path.text)
-        # `./example` with no shell suffix, run directly, is most often a
-        # program the build just made, not a script that went missing.
-        named_as_script = offset > 0 or base.endswith((".sh", ".bash"))
-        if base not in _GENERATED_SCRIPTS and named_as_script:
-            where = rel or path.text
-            cause = f"script {where}"
-            message = (f"script {where} is not in the repository; not followed" if rel and path.known
-                       else f"script `{path.text}` cannot be located; not followed")
-            ev.problem(frame.file, line, cause, message, True)
-        _capture_fails(ev)
-        ev.emit(fields, st, frame, line, {})
-        st.status = "assumed"
-        return [st]
-    assert rel is not None
-    if frame.depth >= _max_depth():
-        ev.problem(frame.file, line, "call depth", f"calls nest deeper than {_max_depth()}; `{hop}` not followed", True)
-        return [st]
-    child_frame = Frame(rel, 1, frame.via + (hop,), "", frame.depth + 1)
-    args = tuple(fields[offset + 1 :])
-    if source:
-        saved = st.args
-        if args:
-            st.args = args
-        ends = ev.run_text(text, child_frame, st)
-        for s in ends:
-            s.args = saved
-            if s.stop == "return":
-                s.stop = None
-        return ends
-    child = ev.new_shell(_child_env(st, prefix), st.cwd, st.cwd_unknown, st.conds)
-    child.args, child.arg0 = args, path
-    child.vars["BASH_SOURCE"] = (path,)
-    ev.run_text(text, child_frame, child)
-    _capture_fails(ev)
-    st.status = "assumed"
-    return [st]
-
-
 def _builtin(ev: Evaluator, name: str, args: list[Val], st: State, frame: Frame, line: int) -> list[State] | None:
     st.status = "true"
     if name in ("cd", "pushd", "popd"):
@@ -171,11 +137,11 @@ def _builtin(ev: Evaluator, name: str, args: list[Val], st: State, frame: Frame,
         st.chdir(targets[0] if targets else unknown("~"))
         return [st]
     if name in ("source", "."):
-        return run_script(ev, [Val(name), *args], st, frame, line, source=True, offset=1) if args else [st]
+        return calls.run_script(ev, [Val(name), *args], st, frame, line, source=True, offset=1) if args else [st]
     if name == "eval":
         text = join(args)
         if not text.known:
-            _capture_fails(ev)
+            calls.capture_fails(ev)
             ev.emit([Val("eval"), *args], st, frame, line, {})
             return [st]
         return ev.run_text(text.text, Frame(frame.file, line, frame.via, frame.suffix, frame.depth + 1), st)
@@ -219,95 +185,6 @@ def _builtin(ev: Evaluator, name: str, args: list[Val], st: State, frame: Frame,
     if name in _QUIET:
         return [st]
     return None
-
-
-def _shell(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
-           heredoc: str | None, prefix: dict[str, Value]) -> list[State]:
-    i = 1
-    while i < len(fields) and fields[i].known and fields[i].text[:1] in ("-", "+"):
-        flag = fields[i].text
-        if flag in ("-c",) and i + 1 < len(fields):
-            body = fields[i + 1]
-            if not body.known:
-                break
-            child = ev.new_shell(_child_env(st, prefix), st.cwd, st.cwd_unknown, st.conds)
-            child.args = tuple(fields[i + 3 :])
-            ev.run_text(body.text, Frame(frame.file, line, frame.via, frame.suffix, frame.depth + 1), child)
-            st.status = "assumed"
-            return [st]
-        i += 2 if flag in ("-o", "+o", "-O", "+O") else 1
-    if i < len(fields) and fields[i].known and fields[i].text not in ("-s", "-"):
-        return run_script(ev, fields, st, frame, line, source=False, offset=i, prefix=prefix)
-    if heredoc is not None and i >= len(fields):
-        child = ev.new_shell(_child_env(st, prefix), st.cwd, st.cwd_unknown, st.conds)
-        ev.run_text(heredoc, Frame(frame.file, line + 1, frame.via, frame.suffix, frame.depth + 1), child)
-        st.status = "assumed"
-        return [st]
-    _capture_fails(ev)
-    ev.emit(fields, st, frame, line, {})
-    st.status = "assumed"
-    return [st]
-
-
-def _make(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
-          prefix: dict[str, Value]) -> list[State]:
-    _capture_fails(ev)
-    st.status = "assumed"
-    if ev.host is None or st.cwd_unknown:
-        ev.emit(fields, st, frame, line, {})
-        return [st]
-    top = ev.make_seen is None
-    if top:
-        ev.make_seen = set()
-    assert ev.make_seen is not None
-    argv = tuple(f.text for f in fields)
-    hop = f"{frame.file}:{line} {' '.join(argv)}"
-    try:
-        texts = {k: v.text for k, v in _child_env(st, prefix).items() if isinstance(v, Val)}
-        recipes, problems = ev.host.make_recipes(argv, st.cwd, texts, ev.make_seen)
-        for message, cargo in problems:
-            ev.problem(frame.file, line, message, message, cargo)
-        if frame.depth >= _max_depth():
-            return [st]
-        env = _child_env(st, prefix)
-        for r in recipes:
-            child = ev.new_shell(env, r.cwd, False, st.conds)
-            ev.run_text(r.text, Frame(r.file, r.line, frame.via + (hop,), f" ({r.goal})", frame.depth + 1), child)
-    finally:
-        if top:
-            ev.make_seen = None
-    return [st]
-
-
-def _child_env(st: State, prefix: dict[str, Value] | None) -> dict[str, Value]:
-    """What a child process sees: exported variables and the command's own prefix."""
-    env: dict[str, Value] = {k: st.vars[k] for k in st.exported if k in st.vars}
-    env.update(prefix or {})
-    return env
-
-
-def _call_function(ev: Evaluator, name: str, fields: list[Val], st: State, frame: Frame,
-                   line: int) -> list[State]:
-    body, home = st.funcs[name]
-    if frame.depth >= _max_depth():
-        ev.problem(frame.file, line, "call depth", f"calls nest deeper than {_max_depth()}; `{name}` not followed",
-                   True)
-        return [st]
-    hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
-    saved = st.args
-    st.args = tuple(fields[1:])
-    st.locals.append({})
-    ends = ev.exec(body, st, Frame(home.file, home.base, frame.via + (hop,), home.suffix, frame.depth + 1))
-    for s in ends:
-        for var, old in (s.locals.pop() if s.locals else {}).items():
-            if old is None:
-                s.vars.pop(var, None)
-            else:
-                s.vars[var] = old
-        s.args = saved
-        if s.stop == "return":
-            s.stop = None
-    return ends
 
 
 def _unwrap(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
@@ -367,23 +244,6 @@ _CONTAINER_VALUE = {"-e", "--env", "-w", "--workdir", "-v", "--volume", "--name"
                     "--label", "--ulimit", "--add-host", "--tmpfs", "--pull"}
 
 
-def _script_rel(ev: Evaluator, name: str, st: State) -> str | None:
-    """The repository path of a script run by path, if *name* is one."""
-    if name.startswith(WORKSPACE + "/"):
-        rel = name[len(WORKSPACE) + 1 :]
-    elif "/" not in name or name.startswith(("/", "~")) or st.cwd_unknown:
-        return None
-    else:
-        rel = clean(posixpath.join(st.cwd, name))
-    if rel.startswith("..") or rel.startswith("/"):
-        return None
-    if name.endswith((".sh", ".bash")) or name.startswith("./"):
-        return rel
-    text = ev.host.read_script(rel) if ev.host is not None else None
-    first = text.split("\n", 1)[0] if text else ""
-    return rel if first.startswith("#!") and ("sh" in first.rsplit("/", 1)[-1]) else None
-
-
 def _set(args: Sequence[Val], st: State) -> None:
     for i, a in enumerate(args):
         if a.text == "--":
@@ -439,14 +299,3 @@ def _capture(ev: Evaluator, name: str, args: list[Val], st: State) -> None:
         out.append(texts[1] + ("\n" if texts[0] == "%s\n" else ""))
     else:
         ev.capture[-1] = None
-
-
-def _capture_fails(ev: Evaluator) -> None:
-    if ev.capture:
-        ev.capture[-1] = None
-
-
-def _max_depth() -> int:
-    from linkgate.workflows.shell.interp import MAX_DEPTH
-
-    return MAX_DEPTH

@@ -7,7 +7,7 @@ succeed for ``&&`` (a green CI run is what the audit describes) but not for
 ``||`` or ``if``, whose other side is kept as a conditional alternative.
 
 Bounds: ``MAX_STEPS`` statements per evaluation, ``MAX_DEPTH`` nested calls
-(functions, scripts, make), ``MAX_LOOP`` iterations of a literal ``for``,
+(functions, scripts, make), ``control.MAX_LOOP`` iterations of a literal ``for``,
 and ``state.MAX_PATHS`` live paths.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from linkgate.workflows.shell import commands
+from linkgate.workflows.shell import commands, control
 from linkgate.workflows.shell.conditions import evaluate_test
 from linkgate.workflows.shell.names import assigned_names
 from linkgate.workflows.shell.parse import parse_script
@@ -25,13 +25,12 @@ from linkgate.workflows.shell.state import (
 )
 from linkgate.workflows.shell.syntax import (
     AndOr, Broken, Case, Command, Decl, For, FuncDef, If, Loop, Not, Pipeline, Seq, Stmt, Subshell, Subst,
-    Test, Unset, word_text,
+    Test, Unset,
 )
-from linkgate.workflows.shell.words import Val, Value, expand_joined, expand_pattern, expand_word, join, unknown
+from linkgate.workflows.shell.words import Val, Value, unknown
 
 MAX_STEPS = 20_000
 MAX_DEPTH = 8
-MAX_LOOP = 64
 
 
 class Host(Protocol):
@@ -56,6 +55,7 @@ class Evaluator:
         self.capture: list[list[str] | None] = []
         self._index: dict[tuple[Any, ...], int] = {}
         self._problem_set: set[ShellProblem] = set()
+        self.github_env: dict[str, str] = {}
 
     # --- entry points -----------------------------------------------------
 
@@ -131,7 +131,7 @@ class Evaluator:
                     break
             return states
         if isinstance(stmt, AndOr):
-            return self.and_or(stmt, st, frame)
+            return control.and_or(self, stmt, st, frame)
         if isinstance(stmt, Not):
             out = self.exec(stmt.body, st, frame)
             for s in out:
@@ -148,16 +148,13 @@ class Evaluator:
             st.status = statuses.pop() if len(statuses) == 1 else "unknown"
             return [st]
         if isinstance(stmt, If):
-            return self.if_(stmt, 0, st, frame)
+            return control.if_(self, stmt, 0, st, frame)
         if isinstance(stmt, Case):
-            return self.case(stmt, st, frame)
+            return control.case_(self, stmt, st, frame)
         if isinstance(stmt, For):
-            return self.for_(stmt, st, frame)
+            return control.for_(self, stmt, st, frame)
         if isinstance(stmt, Loop):
-            states = self.exec(stmt.cond, st, frame) if stmt.cond.items else [st]
-            where = f"{frame.file}:{frame.line(stmt.row)} loop body"
-            body = self.run(stmt.body, [s.fork(where) for s in states if not s.stop], frame)
-            return merge(states + _end_loop(body))
+            return control.loop(self, stmt, st, frame)
         if isinstance(stmt, FuncDef):
             st.funcs[stmt.name] = (stmt.body, frame)
             st.status = "true"
@@ -182,102 +179,6 @@ class Evaluator:
                              f"cannot parse the shell at {frame.file}:{line}; a cargo command there is not read", True)
             return [st]
         return [st]
-
-    def and_or(self, stmt: AndOr, st: State, frame: Frame) -> list[State]:
-        out: list[State] = []
-        for s in self.exec(stmt.left, st, frame):
-            if s.stop:
-                out.append(s)
-                continue
-            if stmt.op == "&&":
-                go = {"true": True, "assumed": True, "false": False}.get(s.status)
-            else:
-                go = {"true": False, "false": True}.get(s.status)
-            if go is True:
-                out.extend(self.exec(stmt.right, s, frame))
-            elif go is False:
-                out.append(s)
-            else:
-                where = f"{frame.file}:{frame.line(_row(stmt.left))} `{stmt.op}`"
-                out.extend(self.exec(stmt.right, s.fork(f"{where} right side runs"), frame))
-                skipped = s.fork(f"{where} right side skipped")
-                skipped.status = "false" if stmt.op == "&&" else "true"
-                out.append(skipped)
-        return out
-
-    def if_(self, stmt: If, i: int, st: State, frame: Frame) -> list[State]:
-        if i == len(stmt.clauses):
-            if stmt.orelse is not None:
-                return self.exec(stmt.orelse, st, frame)
-            st.status = "true"
-            return [st]
-        cond, body = stmt.clauses[i]
-        out: list[State] = []
-        for s in self.exec(cond, st, frame):
-            if s.stop:
-                out.append(s)
-                continue
-            taken = {"true": True, "false": False}.get(s.status)
-            if taken is True:
-                out.extend(self.exec(body, s, frame))
-            elif taken is False:
-                out.extend(self.if_(stmt, i + 1, s, frame))
-            else:
-                where = f"{frame.file}:{frame.line(_row(cond))} {'if' if i == 0 else 'elif'}"
-                out.extend(self.exec(body, s.fork(f"{where} taken"), frame))
-                out.extend(self.if_(stmt, i + 1, s.fork(f"{where} not taken"), frame))
-        return out
-
-    def case(self, stmt: Case, st: State, frame: Frame) -> list[State]:
-        value = expand_joined(stmt.value, self.scope(st, frame))
-        texts = [v.text for v in self.exprs]
-        where = f"{frame.file}:{frame.line(stmt.row)} case {word_text(stmt.value, texts)}"
-        out: list[State] = []
-        pending = [st]
-        for item in stmt.items:
-            label = "|".join(word_text(p, texts) for p in item.patterns)
-            waiting: list[State] = []
-            for s in pending:
-                matched = _case_match(item.patterns, value, self.scope(s, frame))
-                if matched is True:
-                    out.extend(self.exec(item.body, s, frame))
-                elif matched is False:
-                    waiting.append(s)
-                else:
-                    out.extend(self.exec(item.body, s.fork(f"{where} matches {label}"), frame))
-                    waiting.append(s.fork(f"{where} does not match {label}"))
-            pending = waiting
-        for s in pending:
-            s.status = "true"
-        return merge(out + pending)
-
-    def for_(self, stmt: For, st: State, frame: Frame) -> list[State]:
-        scope = self.scope(st, frame)
-        if stmt.values is None:
-            fields = list(st.args)
-        else:
-            fields = [f for w in stmt.values for f in expand_word(w, scope)]
-        known = [f for f in fields if f.known]
-        rest = [f for f in fields if not f.known] + known[MAX_LOOP:]
-        active = [st]
-        done: list[State] = []
-        for value in known[:MAX_LOOP]:
-            for s in active:
-                s.set(stmt.var, value)
-            ended = self.run(stmt.body, active, frame)
-            active = [s for s in ended if not s.stop or s.stop == "continue"]
-            done += [s for s in ended if s.stop and s.stop != "continue"]
-            for s in active:
-                s.stop = None
-            if not active:
-                break
-        if rest and active:
-            where = f"{frame.file}:{frame.line(stmt.row)} for {stmt.var} over values not known"
-            extra = [s.fork(where) for s in active]
-            for s in extra:
-                s.set(stmt.var, join(rest) if len(rest) == 1 else unknown(f"${stmt.var}"))
-            active = active + self.run(stmt.body, extra, frame)
-        return merge(_end_loop(active + done))
 
     def run_subst(self, part: Subst, st: State, frame: Frame) -> Val:
         """Run the body for what it calls; its output is known only for a few
@@ -314,46 +215,6 @@ class _Scope:
 
     def subst(self, part: Subst) -> Val:
         return self.ev.run_subst(part, self.st, self.frame)
-
-
-def _case_match(patterns: Sequence[Any], value: Val, scope: _Scope) -> bool | None:
-    import re
-
-    undecided = False
-    for pattern in patterns:
-        regex = expand_pattern(pattern, scope)
-        if regex is None:
-            undecided = True
-        elif regex == ".*":
-            return True
-        elif value.known and re.fullmatch(regex, value.text, re.S):
-            return True
-        elif not value.known:
-            undecided = True
-    return None if undecided else False
-
-
-def _end_loop(states: list[State]) -> list[State]:
-    for s in states:
-        if s.stop in ("break", "continue"):
-            s.stop = None
-    return states
-
-
-def _row(stmt: Stmt) -> int:
-    if hasattr(stmt, "row"):
-        return int(stmt.row)
-    if isinstance(stmt, Seq):
-        return _row(stmt.items[0]) if stmt.items else 0
-    if isinstance(stmt, AndOr):
-        return _row(stmt.left)
-    if isinstance(stmt, (Not, FuncDef)):
-        return _row(stmt.body)
-    if isinstance(stmt, Pipeline):
-        return _row(stmt.items[0]) if stmt.items else 0
-    if isinstance(stmt, Subshell):
-        return _row(stmt.body)
-    return 0
 
 
 def evaluate(text: str, file: str, first_line: int = 1, env: Mapping[str, str] | None = None, cwd: str = "",

@@ -10,13 +10,12 @@ expansion is not done: a ``*`` stays a ``*``.
 
 from __future__ import annotations
 
-import ast
-import operator
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, Union
 
+from linkgate.workflows.shell.arith import arithmetic
 from linkgate.workflows.shell.syntax import Expr, Lit, Opaque, Param, Subst, Word
 
 
@@ -202,7 +201,11 @@ def _scalar(part: object, scope: Scope) -> Val:
     if isinstance(part, Subst):
         return scope.subst(part)
     if isinstance(part, Opaque):
-        return _arithmetic(part.text, scope) if part.text.startswith("$((") else unknown(part.text)
+        if part.text.startswith("$(("):
+            # Variables inside `$(( ))` are known when their values are integers.
+            number = arithmetic(part.text[3:-2], lambda key: _known(_param(Param(key, (), False, "$" + key), scope)))
+            return Val(str(number)) if number is not None else unknown(part.text)
+        return unknown(part.text)
     assert isinstance(part, Param)
     return _param(part, scope)
 
@@ -308,41 +311,5 @@ def _strip(text: str, pattern: str, op: str) -> str:
     return text
 
 
-_ARITH_NAME = re.compile(r"\$\{?([A-Za-z_]\w*|\d+)\}?|\b([A-Za-z_]\w*)\b")
-_ARITH_OPS: dict[type, Callable[[int, int], int]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
-    ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.BitXor: operator.xor,
-}
-
-
-def _arithmetic(text: str, scope: Scope) -> Val:
-    """``$(( ))`` over integers and known variables (``+ - * / % << >> & | ^``)."""
-    body = text[3:-2].strip()
-
-    def name(m: re.Match[str]) -> str:
-        key = m.group(1) or m.group(2)
-        value = _param(Param(key, (), False, "$" + key), scope)
-        if not value.known or not re.fullmatch(r"-?\d+", value.text.strip() or "0"):
-            raise ValueError(key)
-        return value.text.strip() or "0"
-
-    try:
-        tree = ast.parse(_ARITH_NAME.sub(name, body).replace("/", "//").replace("////", "//"), mode="eval")
-        return Val(str(_int(tree.body)))
-    except (ValueError, SyntaxError, ZeroDivisionError, TypeError, RecursionError, KeyError):
-        return unknown(text)
-
-
-def _int(node: ast.AST) -> int:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)):
-        value = _int(node.operand)
-        return -value if isinstance(node.op, ast.USub) else (~value if isinstance(node.op, ast.Invert) else value)
-    if isinstance(node, ast.BinOp) and type(node.op) in _ARITH_OPS:
-        right = _int(node.right)
-        if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= right < 64:
-            raise ValueError(right)
-        return _ARITH_OPS[type(node.op)](_int(node.left), right)
-    raise ValueError(node)
+def _known(value: Val) -> str | None:
+    return value.text if value.known else None

@@ -225,3 +225,8 @@ def test_prefix_env_and_containers_reach_the_script(tmp_path: Path) -> None:
 def test_arithmetic_over_known_integers() -> None:
     [c] = run("N=4\ncargo test -j $((N * 2)) --x $(( 1 << 20 )) --y $((N / 3)) --z $((M + 1))\n").commands
     assert c.argv == ("cargo", "test", "-j", "8", "--x", "1048576", "--y", "1", "--z", "$((M + 1))")
+
+
+def test_the_line_is_the_program_words_line_after_wrappers_and_continuations() -> None:
+    script = "env RUSTFLAGS=-Cx \\\n  cargo build\nsudo -E \\\n  timeout 5m \\\n    cargo test\n"
+    assert [(c.line, c.argv) for c in run(script).commands] == [(11, ("cargo", "build")), (14, ("cargo", "test"))]
