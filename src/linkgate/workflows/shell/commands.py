@@ -55,7 +55,8 @@ def run_command(ev: Evaluator, cmd: Command, st: State, frame: Frame) -> list[St
         if eq and not st.conds and all(f.known for f in fields):
             ev.github_env[key] = setting
         return [st]
-    return dispatch(ev, fields, rows, prefix, st, frame, cmd.heredoc)
+    heredoc = (cmd.heredoc, cmd.heredoc_expands) if cmd.heredoc is not None else None
+    return dispatch(ev, fields, rows, prefix, st, frame, heredoc)
 
 
 def _to_github_env(ev: Evaluator, output: Word, st: State, frame: Frame) -> bool:
@@ -64,7 +65,7 @@ def _to_github_env(ev: Evaluator, output: Word, st: State, frame: Frame) -> bool
 
 
 def dispatch(ev: Evaluator, fields: list[Val], rows: list[int], prefix: dict[str, Value], st: State, frame: Frame,
-             heredoc: str | None = None) -> list[State]:
+             heredoc: tuple[str, bool] | None = None) -> list[State]:
     """Run *fields*; *rows* gives each field's row, and the program's row is the command's line."""
     fields = _unwrap(fields, prefix)
     if not fields:
