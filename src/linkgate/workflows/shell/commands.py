@@ -246,17 +246,23 @@ _CONTAINER_VALUE = {"-e", "--env", "-w", "--workdir", "-v", "--volume", "--name"
 
 
 def _set(args: Sequence[Val], st: State) -> None:
-    for i, a in enumerate(args):
-        if a.text == "--":
+    i = 0
+    while i < len(args):
+        text = args[i].text
+        if text == "--":
             st.args = tuple(args[i + 1 :])
             return
-        if a.text.startswith("-") and "a" in a.text[1:] and not a.text.startswith("--"):
+        if text[:1] in ("-", "+") and text[1:].endswith("o") and not text.startswith("--"):
+            i += 2  # `set -o pipefail`, `set -euo pipefail`: an option name, not a parameter
+            continue
+        if text.startswith("-") and "a" in text[1:]:
             st.allexport = True
-        elif a.text.startswith("+") and "a" in a.text[1:]:
+        elif text.startswith("+") and "a" in text[1:]:
             st.allexport = False
-        elif not a.text.startswith(("-", "+")):
+        elif not text.startswith(("-", "+")):
             st.args = tuple(args[i:])
             return
+        i += 1
 
 
 def _assigned(a: Assign, st: State, scope: Scope) -> Value:

@@ -239,3 +239,13 @@ def test_here_documents_fed_to_bash_run_quoted_or_not() -> None:
         (15, ("cargo", "build", "--features", "a")),
         (17, ("cat",)),
     ]
+
+
+def test_set_options_and_the_script_directory_idiom(tmp_path: Path) -> None:
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "t.sh").write_text(
+        '#!/bin/bash\nset -euo pipefail\nset -o errexit\nDIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\n'
+        'cd "$DIR/.."\ncargo test --target "$1"\nset -- x y\ncargo build --target "$2"\n')
+    ev = run("./ci/t.sh t1\n", repo=tmp_path)
+    assert [(c.argv, c.cwd, c.cwd_unknown) for c in ev.commands] == [
+        (("cargo", "test", "--target", "t1"), "", False), (("cargo", "build", "--target", "y"), "", False)]
