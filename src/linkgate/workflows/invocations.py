@@ -67,6 +67,8 @@ class Scan:
     # The cause of each problem (`$X`, `${{ inputs.f }}`, a script path): its subject.
     causes: dict[tuple[str, int, str], str] = field(default_factory=dict)
     _noted: set[tuple[str, str]] = field(default_factory=set, repr=False)
+    # Combinations that give a script the same text, env and directory share one evaluation.
+    _evaluated: dict[tuple[Any, ...], Evaluator] = field(default_factory=dict, repr=False)
 
     def note(self, file: str, line: int, cause: str, message: str) -> None:
         if (file, cause) not in self._noted:
@@ -146,8 +148,11 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
         textual = substitute(step.run, ctx)
         text = textual.text
         exprs = [Val(o, (o,)) for o in textual.unknown.values()]
-    ev = Evaluator(host, exprs)
-    ev.run_text(text, Frame(wf.rel, step.run.content_line), ev.new_shell(env, cwd, False))
+    key = (text, wf.rel, step.run.content_line, tuple(sorted(env.items())), cwd, tuple(exprs))
+    ev = scan._evaluated.get(key)
+    if ev is None:
+        ev = scan._evaluated[key] = Evaluator(host, exprs)
+        ev.run_text(text, Frame(wf.rel, step.run.content_line), ev.new_shell(env, cwd, False))
     carried.update(ev.github_env)
     found: list[ShellCommand] = []
     for cmd in ev.commands:

@@ -70,7 +70,7 @@ def run_script(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: 
 
 
 def run_shell(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
-           heredoc: str | None, prefix: dict[str, Value]) -> list[State]:
+           heredoc: tuple[str, bool] | None, prefix: dict[str, Value]) -> list[State]:
     i = 1
     while i < len(fields) and fields[i].known and fields[i].text[:1] in ("-", "+"):
         flag = fields[i].text
@@ -87,8 +87,12 @@ def run_shell(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: i
     if i < len(fields) and fields[i].known and fields[i].text not in ("-s", "-"):
         return run_script(ev, fields, st, frame, line, source=False, offset=i, prefix=prefix)
     if heredoc is not None and i >= len(fields):
-        child = ev.new_shell(child_env(st, prefix), st.cwd, st.cwd_unknown, st.conds)
-        ev.run_text(heredoc, Frame(frame.file, line + 1, frame.via, frame.suffix, frame.depth + 1), child)
+        text, expands = heredoc
+        # An unquoted here-document is expanded by the calling shell first, so
+        # all its variables, exported or not, reach the text.
+        env = {**st.vars, **prefix} if expands else child_env(st, prefix)
+        child = ev.new_shell(env, st.cwd, st.cwd_unknown, st.conds)
+        ev.run_text(text, Frame(frame.file, line + 1, frame.via, frame.suffix, frame.depth + 1), child)
         st.status = "assumed"
         return [st]
     capture_fails(ev)

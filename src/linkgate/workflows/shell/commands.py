@@ -55,7 +55,8 @@ def run_command(ev: Evaluator, cmd: Command, st: State, frame: Frame) -> list[St
         if eq and not st.conds and all(f.known for f in fields):
             ev.github_env[key] = setting
         return [st]
-    return dispatch(ev, fields, rows, prefix, st, frame, cmd.heredoc)
+    heredoc = (cmd.heredoc, cmd.heredoc_expands) if cmd.heredoc is not None else None
+    return dispatch(ev, fields, rows, prefix, st, frame, heredoc)
 
 
 def _to_github_env(ev: Evaluator, output: Word, st: State, frame: Frame) -> bool:
@@ -64,7 +65,7 @@ def _to_github_env(ev: Evaluator, output: Word, st: State, frame: Frame) -> bool
 
 
 def dispatch(ev: Evaluator, fields: list[Val], rows: list[int], prefix: dict[str, Value], st: State, frame: Frame,
-             heredoc: str | None = None) -> list[State]:
+             heredoc: tuple[str, bool] | None = None) -> list[State]:
     """Run *fields*; *rows* gives each field's row, and the program's row is the command's line."""
     fields = _unwrap(fields, prefix)
     if not fields:
@@ -245,17 +246,23 @@ _CONTAINER_VALUE = {"-e", "--env", "-w", "--workdir", "-v", "--volume", "--name"
 
 
 def _set(args: Sequence[Val], st: State) -> None:
-    for i, a in enumerate(args):
-        if a.text == "--":
+    i = 0
+    while i < len(args):
+        text = args[i].text
+        if text == "--":
             st.args = tuple(args[i + 1 :])
             return
-        if a.text.startswith("-") and "a" in a.text[1:] and not a.text.startswith("--"):
+        if text[:1] in ("-", "+") and text[1:].endswith("o") and not text.startswith("--"):
+            i += 2  # `set -o pipefail`, `set -euo pipefail`: an option name, not a parameter
+            continue
+        if text.startswith("-") and "a" in text[1:]:
             st.allexport = True
-        elif a.text.startswith("+") and "a" in a.text[1:]:
+        elif text.startswith("+") and "a" in text[1:]:
             st.allexport = False
-        elif not a.text.startswith(("-", "+")):
+        elif not text.startswith(("-", "+")):
             st.args = tuple(args[i:])
             return
+        i += 1
 
 
 def _assigned(a: Assign, st: State, scope: Scope) -> Value:

@@ -74,17 +74,18 @@ class _Converter(WordReader):
             cmd = out[0]
             heredoc = next((c for c in node.named_children if c.type == "heredoc_redirect"), None)
             text: str | None = None
+            expands = True
             if heredoc is not None:
                 text = "".join(self.text(c) for c in heredoc.named_children if c.type == "heredoc_body")
-                if any(c.type == "heredoc_start" and self.text(c)[:1] in "'\"" for c in heredoc.children):
-                    text = None
+                expands = not any(c.type == "heredoc_start" and self.text(c)[:1] in "'\"" for c in heredoc.children)
             output: Word | None = None
             for redirect in node.named_children:
                 dest = redirect.child_by_field_name("destination")
                 if redirect.type == "file_redirect" and dest is not None and redirect.child_by_field_name(
                         "descriptor") is None and any(c.type in (">", ">>") for c in redirect.children):
                     output = self.word(dest)
-            return [Command(cmd.row, cmd.assigns, cmd.words, heredoc=text, output=output, rows=cmd.rows)]
+            return [Command(cmd.row, cmd.assigns, cmd.words, heredoc=text, heredoc_expands=expands, output=output,
+                            rows=cmd.rows)]
         if kind == "list":
             children = node.children
             left = self.one(children[0])

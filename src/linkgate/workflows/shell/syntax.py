@@ -82,6 +82,8 @@ class Command:
     assigns: tuple[Assign, ...]
     words: tuple[Word, ...]
     heredoc: str | None = None
+    # `<<EOF` expands `$x` in the text before the command reads it; `<<'EOF'` does not.
+    heredoc_expands: bool = True
     # Where stdout goes with `>` or `>>`: `echo K=V >> $GITHUB_ENV` sets env for later steps.
     output: Word | None = None
     # The row of each word: after `env A=1 \` the program is a line further down.

@@ -230,3 +230,22 @@ def test_arithmetic_over_known_integers() -> None:
 def test_the_line_is_the_program_words_line_after_wrappers_and_continuations() -> None:
     script = "env RUSTFLAGS=-Cx \\\n  cargo build\nsudo -E \\\n  timeout 5m \\\n    cargo test\n"
     assert [(c.line, c.argv) for c in run(script).commands] == [(11, ("cargo", "build")), (14, ("cargo", "test"))]
+
+
+def test_here_documents_fed_to_bash_run_quoted_or_not() -> None:
+    script = "F=a\nbash <<'EOF'\ncargo test --features \"$F\"\nEOF\nbash -s <<EOF\ncargo build --features $F\nEOF\ncat <<'EOF'\ncargo doc\nEOF\n"
+    assert [(c.line, c.argv) for c in run(script).commands] == [
+        (12, ("cargo", "test", "--features", "")),  # quoted: the child bash reads $F, which is not exported
+        (15, ("cargo", "build", "--features", "a")),
+        (17, ("cat",)),
+    ]
+
+
+def test_set_options_and_the_script_directory_idiom(tmp_path: Path) -> None:
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "t.sh").write_text(
+        '#!/bin/bash\nset -euo pipefail\nset -o errexit\nDIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\n'
+        'cd "$DIR/.."\ncargo test --target "$1"\nset -- x y\ncargo build --target "$2"\n')
+    ev = run("./ci/t.sh t1\n", repo=tmp_path)
+    assert [(c.argv, c.cwd, c.cwd_unknown) for c in ev.commands] == [
+        (("cargo", "test", "--target", "t1"), "", False), (("cargo", "build", "--target", "y"), "", False)]
