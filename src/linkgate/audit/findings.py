@@ -1,135 +1,45 @@
-"""Classify every cargo invocation CI runs and find the feature sets it never links.
+"""Audit rules over classified invocations: feature sets never linked, links only on schedule,
+shared target directories, timeouts, debug links of large graphs, unresolved parts.
 
 ``cargo check``, ``clippy`` and ``doc`` stop before the linker, so a feature
-set CI only checks can fail to link on the first real build. The audit reads
-the workflows (``linkgate.workflows``), classifies each invocation, and turns
-what it sees into findings; rendering lives in ``linkgate.commands.audit``.
-
-Feature sets are compared exactly and across packages: linking
-``--all-features`` does not prove that ``a,b`` alone links.
+set CI only checks can fail to link on the first real build. Feature sets
+are compared exactly and across packages: linking ``--all-features`` does
+not prove that ``a,b`` alone links. The filter check lives in
+``audit.surfacecheck``; ``audit.run`` calls both.
 """
 
 from __future__ import annotations
 
 import functools
-import posixpath
-import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 
-from linkgate.workflows.cargoargs import CargoCall, parse
-from linkgate.workflows.features import FeatureSet, feature_sets
-from linkgate.workflows.invocations import Invocation, scan_workflow
-from linkgate.workflows.read import Unreadable, read_workflows
-from linkgate.workflows.triggers import Trigger, trigger_for
+from linkgate.audit.classify import linker_of, target_dir
+from linkgate.audit.model import COMPILED_ONLY, AuditResult, Classified, RawFinding
+from linkgate.workflows.features import FeatureSet
 
-# How each subcommand exercises a feature set. Anything absent compiles
-# nothing that matters here (fmt, metadata, tree, ...).
-EXERCISE = {
-    "check": "checked", "doc": "checked", "rustdoc": "checked", "miri": "checked",
-    "clippy": "linted",
-    "build": "linked", "run": "linked", "install": "linked", "rustc": "linked", "zigbuild": "linked",
-    "auditable build": "linked", "nextest archive": "linked", "nextest list": "linked",
-    "llvm-cov build": "linked",
-    "test": "tested", "bench": "tested", "nextest run": "tested", "llvm-cov": "tested",
-    "llvm-cov test": "tested", "llvm-cov run": "tested", "llvm-cov nextest": "tested", "tarpaulin": "tested",
-}
-EXERCISE_ORDER = ("checked", "linted", "linked", "tested")
-
-DEFAULT_SEVERITY: dict[str, str] = {
-    "never-linked": "error",
-    "link-only-on-schedule": "warning",
-    "filter-misses-surface": "error",
-    "shared-target-dir": "warning",
-    "no-timeout": "warning",
-    "debug-link-on-large-target": "note",
-    "invalid-workflow": "error",
-    "unresolved": "note",
-}
 # A lockfile with this many packages makes a debug link slow and its
 # debuginfo large; below it the dev profile is the cheap, right choice.
 LARGE_LOCKFILE = 300
 
 
-@dataclass(frozen=True)
-class Classified:
-    inv: Invocation
-    call: CargoCall
-    exercise: str | None
-    feature_sets: tuple[FeatureSet, ...]
-    trigger: Trigger
-
-    @property
-    def links(self) -> bool:
-        return self.exercise in ("linked", "tested")
-
-    @property
-    def where(self) -> str:
-        return f"{self.inv.file}:{self.inv.line}"
-
-    @property
-    def job_label(self) -> str:
-        stem = posixpath.splitext(posixpath.basename(self.inv.workflow.rel))[0]
-        return f"{stem}/{self.inv.job.id}"
+def feature_set_key(fs: FeatureSet) -> tuple[str, tuple[str, ...], bool, bool]:
+    """A total order on feature sets: a symbolic set (cargo hack whose features are
+    unknown) has ``symbolic=None`` compared with a string otherwise."""
+    return (fs.symbolic or "", fs.features, fs.no_default, fs.all)
 
 
-@dataclass(frozen=True)
-class RawFinding:
-    rule: str
-    message: str
-    file: str | None
-    line: int | None
-    subject: str = ""
-    hint: str | None = None
-
-
-@dataclass
-class AuditResult:
-    classified: list[Classified] = field(default_factory=list)
-    unreadable: list[Unreadable] = field(default_factory=list)
-    problems: list[tuple[str, int, str]] = field(default_factory=list)
-    workflows: list[str] = field(default_factory=list)
-    findings: list[RawFinding] = field(default_factory=list)
-    skipped_checks: list[str] = field(default_factory=list)
-
-
-def classify(repo: Path, inv: Invocation, triggers: dict[tuple[str, str, int], Trigger] | None = None) -> Classified | None:
-    call = parse(inv.argv)
-    if call is None:
-        return None
-    exercise = "linked" if call.subcommand == "test" and call.no_run else EXERCISE.get(call.subcommand)
-    # One trigger per step, however many matrix combinations and commands it has.
-    key = (inv.workflow.rel, inv.job.id, inv.step.index)
-    cache = triggers if triggers is not None else {}
-    if key not in cache:
-        cache[key] = trigger_for(repo, inv.workflow, inv.job, inv.step)
-    return Classified(inv, call, exercise, feature_sets(repo, inv.cwd, call), cache[key])
-
-
-def run_audit(repo: Path) -> AuditResult:
-    result = AuditResult()
-    workflows, result.unreadable = read_workflows(repo)
-    result.workflows = sorted([wf.rel for wf in workflows] + [u.rel for u in result.unreadable])
-    triggers: dict[tuple[str, str, int], Trigger] = {}
-    for wf in workflows:
-        scan = scan_workflow(repo, wf)
-        result.problems.extend(scan.problems)
-        for inv in scan.invocations:
-            classified = classify(repo, inv, triggers)
-            if classified is not None:
-                result.classified.append(classified)
-    result.findings = [
+def rules(repo: Path, result: AuditResult) -> list[RawFinding]:
+    """Every finding but the paths-filter check (``audit.surfacecheck``)."""
+    return [
         *_invalid(result),
         *_never_linked(result.classified),
         *_link_only_on_schedule(result.classified),
-        *_filter_misses_surface(repo, result),
         *_shared_target_dir(result.classified),
         *_no_timeout(result.classified),
         *_debug_link_on_large_target(repo, result.classified),
         *_unresolved(result),
     ]
-    return result
 
 
 def by_feature_set(items: Iterable[Classified]) -> dict[FeatureSet, list[Classified]]:
@@ -157,10 +67,10 @@ def _invalid(result: AuditResult) -> Iterable[RawFinding]:
 
 def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
     sets = by_feature_set(items)
-    for fs, users in sorted(sets.items()):
+    for fs, users in sorted(sets.items(), key=lambda kv: feature_set_key(kv[0])):
         if fs.unknown or any(c.links for c in users):
             continue
-        compiled = [c for c in users if c.exercise in ("checked", "linted")]
+        compiled = [c for c in users if c.exercise in ("checked", "linted", COMPILED_ONLY)]
         if not compiled:
             continue
         first = min(compiled, key=lambda c: (c.inv.file, c.inv.line))
@@ -172,13 +82,14 @@ def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
             f"feature set `{fs.label}` is compiled by {_jobs(compiled)} but linked by no job: "
             "cargo check and clippy never run the linker",
             first.inv.file, first.inv.line, subject=fs.label,
-            hint=f"link it in CI, e.g. `cargo test --no-run {flags}`".replace("  ", " ").rstrip()
-            + ", or add a linkgate gate for it",
+            hint=f"link it in CI, e.g. `{' '.join(['cargo', 'test', '--no-run', *flags.split()])}`"
+            ", or add a linkgate gate for it",
         )
 
 
 def _link_only_on_schedule(items: list[Classified]) -> Iterable[RawFinding]:
-    for fs, users in sorted(by_feature_set(c for c in items if c.links).items()):
+    linked = by_feature_set(c for c in items if c.links)
+    for fs, users in sorted(linked.items(), key=lambda kv: feature_set_key(kv[0])):
         if fs.unknown or any(c.trigger.pr_visible for c in users):
             continue
         first = min(users, key=lambda c: (c.inv.file, c.inv.line))
@@ -190,17 +101,6 @@ def _link_only_on_schedule(items: list[Classified]) -> Iterable[RawFinding]:
             first.inv.file, first.inv.line, subject=fs.label,
             hint="also link it on pull_request, path-filtered to its causal surface if it is slow",
         )
-
-
-def _filter_misses_surface(repo: Path, result: AuditResult) -> Iterable[RawFinding]:
-    """Paths filters on link jobs, checked against the static causal surface."""
-    filtered = [c for c in result.classified if c.links and c.trigger.paths_filter is not None]
-    if not filtered:
-        return []
-    # Imported here: it runs cargo metadata, which audits without filters never need.
-    from linkgate.audit import surfacecheck
-
-    return surfacecheck.misses(repo, filtered)
 
 
 def _shared_target_dir(items: list[Classified]) -> Iterable[RawFinding]:
@@ -272,45 +172,18 @@ def _debug_link_on_large_target(repo: Path, items: list[Classified]) -> Iterable
 
 
 def _unresolved(result: AuditResult) -> Iterable[RawFinding]:
+    # The scan already keeps one note per (file, cause), and only where cargo
+    # may hide; a script shared by several workflows is noted once.
+    seen: set[tuple[str, int, str]] = set()
     for file, line, message in result.problems:
-        yield RawFinding("unresolved", message, file, line, subject=message)
-    seen: set[tuple[str, int]] = set()
-    for c in result.classified:
-        if c.inv.unknown and (c.inv.file, c.inv.line) not in seen:
-            seen.add((c.inv.file, c.inv.line))
-            parts = ", ".join(sorted(set(c.inv.unknown)))
-            yield RawFinding(
-                "unresolved", f"cannot evaluate {parts} in `{' '.join(c.inv.argv)}`; classified as written",
-                c.inv.file, c.inv.line, subject=parts,
-            )
+        if (file, line, message) not in seen:
+            seen.add((file, line, message))
+            subject = result.causes.get((file, line, message), message)
+            yield RawFinding("unresolved", message, file, line, subject=subject)
 
 
 def _labels(c: Classified) -> str:
     return "; ".join(fs.label for fs in c.feature_sets)
-
-
-def target_dir(c: Classified) -> str | None:
-    env = c.inv.env
-    value = c.call.target_dir or env.get("CARGO_TARGET_DIR") or env.get("CARGO_BUILD_TARGET_DIR")
-    if not value:
-        return None
-    return value if value.startswith(("/", "$", "~")) else posixpath.normpath(posixpath.join(c.inv.cwd, value))
-
-
-_LINKER_FLAG = re.compile(r"-fuse-ld=([\w.-]+)|linker=(\S+)")
-
-
-def linker_of(c: Classified) -> str:
-    """The linker a job selects through CARGO_TARGET_<triple>_LINKER or RUSTFLAGS."""
-    env: Mapping[str, str] = c.inv.env
-    for key, value in sorted(env.items()):
-        if key.startswith("CARGO_TARGET_") and key.endswith("_LINKER"):
-            return value
-    for key in ("RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS"):
-        m = _LINKER_FLAG.search(env.get(key, ""))
-        if m:
-            return m.group(1) or m.group(2)
-    return "default"
 
 
 @functools.lru_cache(maxsize=256)

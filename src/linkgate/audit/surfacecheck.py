@@ -8,25 +8,36 @@ nothing, so the surface is the static one (``linkgate.surface.static``): local
 build scripts' literal ``cargo:`` directives, plus the files every build
 reads. The filter is matched with ``linkgate.trigger.pathfilter``, as paths-filter
 matches it.
+
+One finding per (filter, build-script package), listing every missed path
+and the fewest patterns that cover them (``audit.suggest``); the manifests,
+lockfile and toolchain files every build reads are one warning per filter
+(``filter-misses-manifest``). Only files git tracks count: a pull request
+cannot change a git-ignored ``Cargo.lock``.
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from linkgate.audit.model import Classified, RawFinding
+
 if TYPE_CHECKING:
-    from linkgate.audit.findings import Classified, RawFinding
+    from linkgate.cargo.graph import Graph
     from linkgate.surface.built import Surface
     from linkgate.workflows.triggers import PathsFilter
 
 RULE = "filter-misses-surface"
+MANIFEST_RULE = "filter-misses-manifest"
 # Never walked when git cannot list the tracked files: build output and VCS data.
 _UNTRACKED_DIRS = {".git", "target", "node_modules"}
+# Paths named in a one-line message; --verbose and JSON `paths` list them all.
+SHOWN = 2
 
 
 @dataclass(frozen=True)
@@ -56,19 +67,35 @@ class _Build:
         return tuple(args)
 
 
-def misses(repo: Path, classified: Sequence[Classified]) -> list[RawFinding]:
-    """One finding per (filter, surface path) the filter would not trigger on."""
-    from linkgate.audit.findings import RawFinding
+@dataclass
+class _Miss:
+    """Missed paths of one filter for one build-script package (None: files every build reads)."""
+
+    pf: PathsFilter
+    package: str | None
+    package_dir: str | None
+    paths: dict[str, str] = field(default_factory=dict)  # path -> why it is on the surface
+    users: list[Classified] = field(default_factory=list)
+    surface: set[str] = field(default_factory=set)
+    others: set[str] = field(default_factory=set)
+
+
+def misses(repo: Path, classified: Sequence[Classified], notes: list[str]) -> list[RawFinding]:
+    """Grouped findings for every filter that misses part of its link's surface.
+
+    How the workspace was read when cargo could not resolve it is appended
+    to *notes*, once."""
+    from linkgate.audit.workspace import Loader
 
     repo = repo.resolve()
     groups: dict[tuple[PathsFilter, _Build], list[Classified]] = {}
-    notes: dict[tuple[str, int, str], RawFinding] = {}
+    problems: dict[tuple[str, int, str], RawFinding] = {}
     for c in classified:
         pf = c.trigger.paths_filter
         if pf is None:
             continue
         if pf.rules is None:
-            notes.setdefault((pf.file, pf.line, pf.filter), RawFinding(
+            problems.setdefault((pf.file, pf.line, pf.filter), RawFinding(
                 "unresolved", f"rules of paths filter {pf.filter} cannot be read; "
                 f"its link job {c.job_label} was not checked against the causal surface",
                 pf.file, pf.line, subject=pf.filter,
@@ -76,56 +103,119 @@ def misses(repo: Path, classified: Sequence[Classified]) -> list[RawFinding]:
             continue
         build = _build_of(repo, c)
         if build is None:
-            notes.setdefault((pf.file, pf.line, c.inv.cwd), RawFinding(
-                "unresolved", f"no Cargo.toml for `{' '.join(c.inv.argv)}` in {c.inv.cwd}; "
+            problems.setdefault((pf.file, pf.line, c.inv.cwd), RawFinding(
+                "unresolved", f"no Cargo.toml for `{' '.join(c.inv.argv)}` in {c.inv.cwd or '.'}; "
                 f"filter {pf.filter} was not checked against the causal surface",
                 c.inv.file, c.inv.line, subject=pf.filter,
             ))
             continue
         groups.setdefault((pf, build), []).append(c)
     if not groups:
-        return list(notes.values())
+        return list(problems.values())
     files = _repo_files(repo)
-    found: dict[tuple[str, int, str, str], tuple[RawFinding, list[Classified]]] = {}
-    surfaces: dict[_Build, Surface | str] = {}
+    known = set(files)
+    loader = Loader(repo)
+    graphs: dict[_Build, Graph | str] = {}
+    found: dict[tuple[str, int, str, str | None], _Miss] = {}
     for (pf, build), users in groups.items():
-        if build not in surfaces:
-            surfaces[build] = _surface(repo, build)
-        surface = surfaces[build]
-        if isinstance(surface, str):
+        if build not in graphs:
+            graphs[build] = loader.load(build.cwd, build.cargo_args())
+        graph = graphs[build]
+        if isinstance(graph, str):
             first = users[0]
-            notes.setdefault((first.inv.file, first.inv.line, surface), RawFinding(
-                "unresolved", f"{surface}; filter {pf.filter} was not checked against the causal surface",
+            problems.setdefault((first.inv.file, first.inv.line, graph), RawFinding(
+                "unresolved", f"{graph}; filter {pf.filter} was not checked against the causal surface",
                 first.inv.file, first.inv.line, subject=pf.filter,
             ))
             continue
-        for path, message, hint in _missed(surface, pf, files):
-            key = (pf.file, pf.line, pf.filter, path)
-            if key not in found:
-                found[key] = (RawFinding(RULE, message, pf.file, pf.line, subject=f"{pf.filter}: {path}", hint=hint), [])
-            found[key][1].extend(users)
-    out = [_with_jobs(f, users) for f, users in found.values()]
-    return out + list(notes.values())
+        surface = _surface(repo, build, graph)
+        dirs = _package_dirs(repo, graph)
+        _collect(surface, pf, files, known, dirs, users, found)
+    notes.extend(n for n in loader.notes if n not in notes)
+    from linkgate.audit.suggest import directory_index
+
+    index = directory_index(files)
+    return [_finding(m, index) for m in found.values() if m.paths] + list(problems.values())
 
 
-def _missed(surface: Surface, pf: PathsFilter, files: Sequence[str]) -> Iterable[tuple[str, str, str | None]]:
-    from linkgate.surface.filtercheck import MISSES, check_filter
+def _collect(surface: Surface, pf: PathsFilter, files: Sequence[str], known: set[str],
+             dirs: dict[str, str], users: list[Classified], found: dict[tuple[str, int, str, str | None], _Miss]) -> None:
     from linkgate.trigger.pathfilter import PathFilter
 
     path_filter = PathFilter(pf.rules or (), pf.quantifier, name=pf.filter)
-    for f in check_filter(surface, path_filter, files):
-        # Dead rules and paths outside the repository are `surface --check-filter`'s
-        # business; the audit reports only what a pull request can change unseen.
-        if f.rule == MISSES:
-            # The message starts with the surface path (and, for a directory, a count).
-            yield f.message.split(": ", 1)[0].split(" (", 1)[0], f.message, f.hint
+    for entry in surface.paths:
+        # Paths outside the repository are `surface --check-filter`'s business:
+        # the audit reports only what a pull request can change unseen.
+        if entry.outside:
+            continue
+        key = (pf.file, pf.line, pf.filter, entry.package)
+        miss = found.get(key)
+        if miss is None:
+            miss = found[key] = _Miss(pf, entry.package, dirs.get(entry.package or ""))
+        miss.others.update(d for name, d in dirs.items() if name != entry.package)
+        for c in users:
+            if c not in miss.users:
+                miss.users.append(c)
+        for path in _expand(entry.path, files, known):
+            miss.surface.add(path)
+            if not path_filter.matches(path):
+                miss.paths.setdefault(path, entry.why)
 
 
-def _with_jobs(finding: RawFinding, users: Sequence[Classified]) -> RawFinding:
-    from dataclasses import replace
+def _expand(path: str, files: Sequence[str], known: set[str]) -> list[str]:
+    """The tracked files a surface path stands for; none when git does not track it."""
+    if path == "**":
+        return list(files)
+    if path.endswith("/**"):
+        prefix = path[:-2]
+        return [f for f in files if f.startswith(prefix)]
+    return [path] if path in known else []
 
-    jobs = dict.fromkeys(f"{c.job_label} ({c.where})" for c in users)
-    return replace(finding, message=f"{finding.message}, which gates the link in {', '.join(jobs)}")
+
+def _finding(miss: _Miss, index: dict[str, list[str]]) -> RawFinding:
+    from linkgate.audit.suggest import suggest
+
+    pf = miss.pf
+    paths = _ordered(miss)
+    patterns = suggest(paths, index, miss.package_dir, miss.surface, miss.others)
+    shown = ", ".join(paths[:SHOWN]) + (f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
+    jobs = ", ".join(dict.fromkeys(f"{c.job_label} ({c.where})" for c in miss.users))
+    if miss.package is None:
+        rule = MANIFEST_RULE
+        message = (f"filter {pf.filter} misses {len(paths)} manifest, lockfile or toolchain file(s) "
+                   f"every build reads: {shown}; it gates the link in {jobs}")
+    else:
+        rule = RULE
+        message = (f"filter {pf.filter} misses {len(paths)} path(s) that change what package {miss.package} "
+                   f"links (its build script or the inputs that rerun it): {shown}; it gates the link in {jobs}")
+    hint = (f"add {', '.join(repr(p) for p in patterns)} to filter {pf.filter}" if patterns
+            else f"add the missed paths (--verbose lists them) to filter {pf.filter}")
+    return RawFinding(rule, message, pf.file, pf.line, subject=f"{pf.filter}: {miss.package or 'manifests'}",
+                      hint=hint, paths=tuple(paths), suggest=patterns)
+
+
+def _ordered(miss: _Miss) -> list[str]:
+    """The build script first, then inputs outside the package (the surprising ones), then the rest."""
+    def rank(path: str) -> tuple[int, str]:
+        why = miss.paths[path]
+        inside = bool(miss.package_dir) and path.startswith(f"{miss.package_dir}/")
+        return (0 if why.startswith("build script") else 1 if not inside else 2, path)
+
+    return sorted(miss.paths, key=rank)
+
+
+def _package_dirs(repo: Path, graph: Graph) -> dict[str, str]:
+    """Local package name -> its directory relative to the repository."""
+    out: dict[str, str] = {}
+    for pkg in graph.packages.values():
+        if not pkg.local:
+            continue
+        try:
+            rel = Path(os.path.normpath(pkg.manifest_dir)).relative_to(repo).as_posix()
+        except ValueError:
+            continue
+        out[pkg.name] = "" if rel == "." else rel
+    return out
 
 
 def _build_of(repo: Path, c: Classified) -> _Build | None:
@@ -134,7 +224,9 @@ def _build_of(repo: Path, c: Classified) -> _Build | None:
     if call.manifest_path:
         manifest = repo / posixpath.normpath(posixpath.join(c.inv.cwd, call.manifest_path))
     else:
-        manifest = _nearest_manifest(repo, repo / c.inv.cwd)
+        from linkgate.audit.manifests import nearest
+
+        manifest = nearest(repo, repo / c.inv.cwd)
     if manifest is None or not manifest.is_file():
         return None
     # cargo hack runs every feature of the package: the union graph covers them all.
@@ -147,30 +239,12 @@ def _build_of(repo: Path, c: Classified) -> _Build | None:
     )
 
 
-def _nearest_manifest(repo: Path, here: Path) -> Path | None:
-    """Cargo searches upwards for Cargo.toml; the audit stops at the repository."""
-    for directory in (here, *here.parents):
-        if (directory / "Cargo.toml").is_file():
-            return directory / "Cargo.toml"
-        if directory == repo:
-            break
-    return None
-
-
-def _surface(repo: Path, build: _Build) -> Surface | str:
-    """The static surface, or why it cannot be computed (cargo metadata failed)."""
-    from linkgate.surface import static as staticscan
-    from linkgate.cargo import graph as cargo_graph
+def _surface(repo: Path, build: _Build, graph: Graph) -> Surface:
     from linkgate.config import Config, Gate
-    from linkgate.errors import LinkgateError
+    from linkgate.surface import static as staticscan
 
     gate = Gate(name="audit", cargo=build.cargo_args(), working_directory=build.cwd)
     config = Config(path=repo / "linkgate.toml", root=repo, gates=(gate,))
-    try:
-        graph = cargo_graph.load(repo / build.cwd, build.cargo_args())
-    except LinkgateError as exc:
-        first = (exc.message.strip().splitlines() or ["failed"])[0]
-        return f"cargo metadata in {build.cwd} failed: {first}"
     return staticscan.static(config, gate, graph)
 
 

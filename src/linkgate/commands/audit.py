@@ -9,8 +9,7 @@ from typing import Any
 
 import click
 
-from linkgate.audit import findings as audit_mod
-from linkgate.audit.findings import RawFinding
+from linkgate.audit.model import DEFAULT_SEVERITY, RawFinding
 from linkgate.config import AuditConfig, AuditIgnore
 
 from linkgate.commands.options import config_option, format_options
@@ -26,9 +25,10 @@ from linkgate.errors import EXIT_FINDING, EXIT_OK, UsageError
     show_default=True,
     help="Repository whose .github/workflows to read.",
 )
+@click.option("--verbose", "-v", is_flag=True, help="List every path a grouped finding is about.")
 @config_option
 @format_options
-def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None) -> int:
+def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None, verbose: bool = False) -> int:
     """Show which feature sets CI checks but never links.
 
     Reads .github/workflows/*.yml (and the Makefile targets and scripts they
@@ -42,9 +42,11 @@ def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None
     repo = repo.resolve()
     config, cfg_file = _load_config(repo, config_path)
     check_rule_names(config, cfg_file)
-    result = audit_mod.run_audit(repo)
+    from linkgate.audit.run import run_audit
+
+    result = run_audit(repo)
     settled = settle(result.findings, config)
-    report = _report(result, settled)
+    report = _report(result, settled, verbose)
     emit(report, fmt, output)
     from linkgate.report import annotate as ci
 
@@ -70,7 +72,7 @@ def settle(findings: list[RawFinding], config: AuditConfig) -> Settled:
     ignored: list[tuple[RawFinding, str]] = []
     used: set[int] = set()
     for f in findings:
-        level = config.severity.get(f.rule, audit_mod.DEFAULT_SEVERITY.get(f.rule, "warning"))
+        level = config.severity.get(f.rule, DEFAULT_SEVERITY.get(f.rule, "warning"))
         if level == "off":
             continue
         hit = next(
@@ -87,7 +89,9 @@ def settle(findings: list[RawFinding], config: AuditConfig) -> Settled:
             used.add(hit)
             ignored.append((f, config.ignore[hit].reason))
     unused = [ig for i, ig in enumerate(config.ignore) if i not in used]
-    return Settled(kept, ignored, unused)
+    from linkgate.audit.rank import ranked_levels
+
+    return Settled(ranked_levels(kept), ignored, unused)
 
 
 def check_rule_names(config: AuditConfig, path: str | None) -> None:
@@ -96,7 +100,7 @@ def check_rule_names(config: AuditConfig, path: str | None) -> None:
 
     from linkgate.errors import ConfigError
 
-    names = list(audit_mod.DEFAULT_SEVERITY)
+    names = list(DEFAULT_SEVERITY)
     keys = [("audit.severity." + k, k) for k in config.severity] + [
         (f"audit.ignore[{i}].finding", ig.finding) for i, ig in enumerate(config.ignore)
     ]
@@ -125,7 +129,7 @@ def _load_config(repo: Path, config_path: str | None) -> tuple[Any, str | None]:
     return cfg.audit, str(cfg.path)
 
 
-def _report(result: Any, settled: Any) -> Any:
+def _report(result: Any, settled: Any, verbose: bool = False) -> Any:
     from linkgate.report import Case, Finding, Report
 
     findings = [
@@ -144,6 +148,7 @@ def _report(result: Any, settled: Any) -> Any:
         "findings": [_finding_json(f, level) for f, level in settled.kept],
         "ignored": [dict(_finding_json(f, None), reason=reason) for f, reason in settled.ignored],
         "skipped_checks": result.skipped_checks,
+        "notes": result.notes,
     }
     cases = [
         Case(suite=f"audit.{f.rule}", name=f"{f.file}:{f.line}" if f.file else f.rule,
@@ -159,21 +164,21 @@ def _report(result: Any, settled: Any) -> Any:
     )
     return Report(
         command="audit", document=document, findings=findings, cases=cases, summary=summary,
-        human=_human, markdown=_markdown,
+        human=lambda rep, console: _human(rep, console, verbose), markdown=_markdown,
         exit_code=EXIT_FINDING if errors else EXIT_OK,
     )
 
 
 def _finding_json(f: Any, level: str | None) -> dict[str, Any]:
     out = {"rule": f.rule, "level": level, "message": f.message, "file": f.file, "line": f.line,
-           "subject": f.subject, "hint": f.hint}
+           "subject": f.subject, "hint": f.hint, "paths": list(f.paths), "suggest": list(f.suggest)}
     if level is None:
         del out["level"]
     return out
 
 
 def invocation_json(c: Any) -> dict[str, Any]:
-    from linkgate.audit.findings import target_dir
+    from linkgate.audit.classify import target_dir
 
     inv, call = c.inv, c.call
     return {
@@ -209,12 +214,14 @@ def invocation_json(c: Any) -> dict[str, Any]:
         "self_hosted": inv.self_hosted,
         "timeout_minutes": inv.step.timeout_minutes or inv.job.timeout_minutes,
         "unknown": sorted(set(inv.unknown)),
+        "conditional": inv.conditional,
+        "conditions": list(inv.conditions),
     }
 
 
 def _exercise_rows(report: Any) -> list[tuple[str, dict[str, list[str]]]]:
     """Feature set label -> exercise -> job labels, from the JSON document."""
-    from linkgate.audit.findings import EXERCISE_ORDER
+    from linkgate.audit.model import EXERCISE_ORDER
 
     rows: dict[str, dict[str, list[str]]] = {}
     for inv in report.document["invocations"]:
@@ -229,10 +236,12 @@ def _exercise_rows(report: Any) -> list[tuple[str, dict[str, list[str]]]]:
     return sorted(rows.items())
 
 
-def _human(report: Any, console: Any) -> None:
+def _human(report: Any, console: Any, verbose: bool = False) -> None:
     from rich.table import Table
 
-    from linkgate.audit.findings import EXERCISE_ORDER
+    from linkgate.console import escape
+
+    from linkgate.audit.model import EXERCISE_ORDER
 
     table = Table(title="How CI exercises each feature set", show_lines=False)
     table.add_column("feature set", style="bold", overflow="fold")
@@ -241,17 +250,37 @@ def _human(report: Any, console: Any) -> None:
     for label, cells in _exercise_rows(report):
         table.add_row(label, *(", ".join(cells[c]) or "[dim]-[/]" for c in EXERCISE_ORDER))
     console.print(table)
-    from linkgate.report.human import print_findings
-
-    print_findings(console, report.findings)
+    _print_findings(console, report.document, verbose)
+    for note in report.document["notes"]:
+        console.print(f"[dim]note: {escape(note)}[/]", highlight=False)
     for item in report.document["ignored"]:
         console.print(f"[dim]ignored {item['rule']} at {item['file']}:{item['line']}: {item['reason']}[/]",
                       highlight=False)
     console.print(report.summary, highlight=False)
 
 
+def _print_findings(console: Any, document: dict[str, Any], verbose: bool) -> None:
+    """Grouped by rule, in rank order; at most four lines a finding unless --verbose."""
+    from linkgate.console import escape
+
+    rule = None
+    for f in document["findings"]:
+        if f["rule"] != rule:
+            rule = f["rule"]
+            count = sum(1 for g in document["findings"] if g["rule"] == rule)
+            console.print(f"[bold]{rule}[/] ({count})", highlight=False)
+        where = f"{f['file']}:{f['line']}: " if f["file"] and f["line"] else (f"{f['file']}: " if f["file"] else "")
+        style = {"error": "bold red", "warning": "yellow", "note": "cyan"}[f["level"]]
+        console.print(f"  [{style}]{f['level']}[/] {escape(where + f['message'])}", highlight=False)
+        if f["hint"]:
+            console.print(f"    [dim]hint:[/] {escape(f['hint'])}", highlight=False)
+        if verbose:
+            for path in f["paths"]:
+                console.print(f"    {escape(path)}", highlight=False)
+
+
 def _markdown(report: Any) -> str:
-    from linkgate.audit.findings import EXERCISE_ORDER
+    from linkgate.audit.model import EXERCISE_ORDER
 
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", "<br>")

@@ -5,13 +5,16 @@ one-letter aliases, ``-F`` for ``--features``, features separated by commas
 or spaces and repeatable, everything after ``--`` passed through. Understands
 the third-party subcommands that wrap a build: ``cargo hack <sub>``,
 ``cargo nextest run|archive|list``, ``cargo llvm-cov``, ``cargo zigbuild``,
-and ``cross`` as a drop-in for cargo.
+and the programs that run cargo (``cross``, ``wasm-pack``), all listed with
+their reasons in ``frontends.FRONT_ENDS``.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from linkgate.workflows import frontends
 
 ALIASES = {"b": "build", "c": "check", "t": "test", "r": "run", "d": "doc", "rm": "remove"}
 
@@ -58,15 +61,19 @@ class CargoCall:
 
 
 def is_cargo(argv: tuple[str, ...] | list[str]) -> bool:
-    if not argv:
-        return False
-    name = argv[0].rsplit("/", 1)[-1]
-    return name in ("cargo", "cross", "cargo.exe")
+    return frontends.runs_cargo(argv)
 
 
 def parse(argv: tuple[str, ...] | list[str]) -> CargoCall | None:
-    """Parse ``cargo ...``; None when there is no subcommand (``cargo --version``)."""
-    program = argv[0].rsplit("/", 1)[-1]
+    """Parse ``cargo ...``; None when there is no subcommand (``cargo --version``).
+
+    A front-end (``wasm-pack build``) is read as the cargo line it runs;
+    ``program`` and ``args`` stay as written."""
+    cargo = frontends.cargo_argv(argv)
+    if cargo != tuple(argv):
+        call = parse(cargo)
+        return replace(call, program=frontends.program(argv), args=tuple(argv)) if call else None
+    program = frontends.program(argv)
     rest = list(argv[1:])
     toolchain = None
     if rest and rest[0].startswith("+"):

@@ -1,45 +1,68 @@
-"""Evaluate the small part of GitHub's ``${{ }}`` language the audit needs.
+"""Substitute ``${{ }}`` expressions and decide ``if:`` conditions for one
+matrix combination (the language itself is in ``ghexpr``).
 
-Understood: ``matrix.a.b``, ``env.X``, string and number literals, and
-``x || y`` fallbacks over those. Everything else (``inputs``, ``secrets``,
-``github``, ``steps``, function calls, comparisons) is unknown: its text is
-replaced by a shell-safe placeholder so the command around it can still be
-split and classified, and the placeholder maps back to the original text.
+A known expression is replaced by its text; an unknown one (``secrets``,
+``steps``, ``github.event``, ...) by a shell-safe placeholder that maps back
+to the original text, so the command around it can still be read and the
+unknown part named.
 """
 
 from __future__ import annotations
 
-import json
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from linkgate.workflows import ghexpr
+from linkgate.workflows.ghexpr import render as render
+from linkgate.workflows.shell.state import WORKSPACE
+
 _EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
-_PATH = re.compile(r"^(matrix|env)((?:\.[A-Za-z_][\w-]*|\[\s*'[^']*'\s*\])+)$")
-_SEGMENT = re.compile(r"\.([A-Za-z_][\w-]*)|\[\s*'([^']*)'\s*\]")
-_NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
 
 PLACEHOLDER = "LGEXPR{}X"
 _PLACEHOLDER_RE = re.compile(r"LGEXPR(\d+)X")
-
-
-class _Unknown(Exception):
-    pass
+_RUNNER_OS = {"ubuntu": "Linux", "windows": "Windows", "macos": "macOS"}
 
 
 @dataclass(frozen=True)
 class ExprContext:
-    """``matrix`` is None when the job's matrix itself cannot be evaluated."""
+    """``matrix`` is None when the job's matrix itself cannot be evaluated;
+    ``runner_os`` is known only on GitHub-hosted runners."""
 
     matrix: Mapping[str, Any] | None = None
     env: Mapping[str, str] = field(default_factory=dict)
+    runner_os: str | None = None
+
+    @functools.cached_property
+    def _contexts(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "env": ghexpr.OpenMap(self.env),
+            "github": ghexpr.OpenMap(workspace=WORKSPACE),
+            "runner": ghexpr.OpenMap(**({"os": self.runner_os} if self.runner_os else {})),
+        }
+        if self.matrix is not None:
+            out["matrix"] = _floats(self.matrix)
+        return out
+
+    def contexts(self) -> dict[str, Any]:
+        return self._contexts
+
+
+def runner_os(labels: list[str]) -> str | None:
+    """``runner.os`` of a GitHub-hosted image label such as ``ubuntu-24.04``."""
+    found = {_RUNNER_OS.get(label.split("-", 1)[0].lower()) for label in labels}
+    found.discard(None)
+    return found.pop() if len(found) == 1 else None
 
 
 @dataclass
 class Substituted:
     text: str
     unknown: dict[str, str] = field(default_factory=dict)
+    values: list[str | None] = field(default_factory=list)
+    originals: list[str] = field(default_factory=list)
 
     def restore(self, token: str) -> tuple[str, list[str]]:
         """Put original expression text back into *token*; list what was unknown."""
@@ -53,51 +76,27 @@ class Substituted:
         return _PLACEHOLDER_RE.sub(back, token), found
 
 
-def render(value: Any) -> str:
-    """How GitHub turns a value into text inside a ``run:`` script."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return str.__str__(value)
-    return json.dumps(value)
-
-
 def evaluate(expr: str, ctx: ExprContext) -> str | None:
     """The text of *expr*, or None when linkgate cannot know it."""
-    try:
-        return _eval(expr.strip(), ctx)
-    except _Unknown:
-        return None
+    value = ghexpr.evaluate(expr, ctx.contexts())
+    return None if isinstance(value, ghexpr.Unknown) else render(value)
 
 
-def _eval(expr: str, ctx: ExprContext) -> str:
-    if "||" in expr:
-        parts = [p.strip() for p in expr.split("||")]
-        for part in parts[:-1]:
-            text = _eval(part, ctx)
-            if text not in ("", "false", "0"):
-                return text
-        return _eval(parts[-1], ctx)
-    if len(expr) >= 2 and expr[0] == expr[-1] == "'":
-        return expr[1:-1].replace("''", "'")
-    if _NUMBER.match(expr) or expr in ("true", "false"):
-        return expr
-    m = _PATH.match(expr)
-    if not m:
-        raise _Unknown(expr)
-    keys = [a or b for a, b in _SEGMENT.findall(m.group(2))]
-    value: Any
-    if m.group(1) == "matrix":
-        if ctx.matrix is None:
-            raise _Unknown(expr)
-        value = ctx.matrix
-    else:
-        value = ctx.env
-        if keys and keys[0] not in ctx.env:
-            raise _Unknown(expr)
-    for key in keys:
-        value = value.get(key) if isinstance(value, Mapping) else None
-    return render(value)
+def condition(text: str | None, ctx: ExprContext) -> bool | None:
+    """Whether an ``if:`` runs: True, False, or None when it cannot be known.
+
+    GitHub reads ``if:`` as an expression with or without ``${{ }}``, and
+    adds ``success() &&`` unless a status function is named."""
+    if text is None or not str(text).strip():
+        return True
+    expr = str(text).strip()
+    m = re.fullmatch(r"\$\{\{(.*)\}\}", expr, re.S)
+    if m:
+        expr = m.group(1)
+    elif "${{" in expr:
+        rendered = substitute_plain(expr, ctx)[0]
+        return None if "${{" in rendered else rendered != ""
+    return ghexpr.truth(ghexpr.evaluate(expr, ctx.contexts()))
 
 
 def substitute(text: str, ctx: ExprContext) -> Substituted:
@@ -119,7 +118,37 @@ def substitute(text: str, ctx: ExprContext) -> Substituted:
     return out
 
 
+def placeholders(text: str, ctx: ExprContext) -> Substituted:
+    """Replace *every* ``${{ }}`` by a placeholder, its value kept in ``values``.
+
+    The text, and so its parse, is then the same for every combination."""
+    out = Substituted(text)
+
+    def repl(m: re.Match[str]) -> str:
+        key = PLACEHOLDER.format(len(out.values))
+        out.values.append(evaluate(m.group(1), ctx))
+        out.originals.append(m.group(0))
+        out.unknown[key] = m.group(0)
+        return key
+
+    out.text = _EXPR.sub(repl, text)
+    return out
+
+
 def substitute_plain(text: str, ctx: ExprContext) -> tuple[str, list[str]]:
     """Substitute for a value that is not shell (env values, action inputs)."""
     sub = substitute(text, ctx)
     return sub.restore(sub.text)
+
+
+def _floats(value: Any) -> Any:
+    # The expression language has one number type; YAML gives ints and floats.
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _floats(v) for k, v in value.items()}
+    return value

@@ -1,16 +1,16 @@
-"""Follow one level of indirection: the repository's own Makefile targets and
-shell scripts called by path, to the lines where cargo really runs.
+"""The repository around a script: the files it runs, and its Makefiles.
 
-Make is read, never run. Understood: ``-C DIR``, ``-f FILE``, the default
-goal, variables (``=``, ``:=``, ``::=``, ``?=``, ``+=``, ``export``,
-``override``; make also imports the environment), ``$$``, ``$@``/``$<``/``$^``,
-``$(MAKE)``, prerequisites and recursive ``$(MAKE) target`` into the same
-Makefile, the ``@``/``-``/``+`` recipe prefixes, and backslash continuations.
-Each recipe line runs in its own shell, as make does without ``.ONESHELL``.
+``RepoHost`` is what the shell evaluator (``linkgate.workflows.shell``) asks
+when a command runs a script by path or runs ``make``. Make is read, never
+run. Understood: ``-C DIR``, ``-f FILE``, the default goal, variables (``=``,
+``:=``, ``::=``, ``?=``, ``+=``, ``export``, ``override``; make also imports
+the environment), ``$$``, ``$@``/``$<``/``$^``, ``$(MAKE)``, prerequisites,
+the ``@``/``-``/``+`` recipe prefixes, and backslash continuations. Each
+recipe line runs in its own shell, as make does without ``.ONESHELL``; a goal
+runs once per top-level ``make`` however often a recipe asks for it again.
 Not understood: pattern rules, ``$(shell ...)`` and other functions (kept
-verbatim and marked unknown), ``include``d files, conditionals (every branch
-is read). Scripts are read from the path given; a script a script calls is
-not followed.
+verbatim and so unknown to the shell), ``include``d files, conditionals
+(every branch is read).
 """
 
 from __future__ import annotations
@@ -21,30 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linkgate.workflows.shell import ShellCommand, split_commands
+from linkgate.workflows.shell.state import Recipe
 
 _ASSIGN = re.compile(r"^(?:export\s+|override\s+)*([A-Za-z_][\w.-]*)\s*(::?=|:::=|\?=|\+=|=)\s*(.*)$")
 _RULE = re.compile(r"^([^\t#=:][^=:]*?)\s*::?\s*([^=]*)$")
 _MAKE_REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
-_SCRIPT_SUFFIXES = (".sh", ".bash")
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")
-
-
-@dataclass(frozen=True)
-class Reached:
-    """A command found behind an indirection, at its real file and line."""
-
-    command: ShellCommand
-    file: str
-    hop: str
-
-
-@dataclass
-class Followed:
-    reached: list[Reached] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-
-
 @dataclass
 class _Rule:
     prereqs: list[str] = field(default_factory=list)
@@ -63,90 +45,80 @@ def is_make(argv: tuple[str, ...]) -> bool:
     return bool(argv) and argv[0].rsplit("/", 1)[-1] in ("make", "gmake")
 
 
-def script_path(argv: tuple[str, ...]) -> tuple[str, tuple[str, ...]] | None:
-    """The script a command runs by path, with its arguments, if it runs one."""
-    head = argv[0]
-    if head in ("bash", "sh", "zsh") and len(argv) > 1 and not argv[1].startswith("-"):
-        return argv[1], argv[2:]
-    if "/" in head and not head.startswith("/") and (head.endswith(_SCRIPT_SUFFIXES) or head.startswith("./")):
-        return head, argv[1:]
-    return None
+class RepoHost:
+    """Reads scripts and Makefiles from *repo*, each file once."""
+
+    def __init__(self, repo: Path) -> None:
+        self.repo = repo
+        self._texts: dict[str, str | None] = {}
+        self._makefiles: dict[tuple[str, str | None], Makefile | None] = {}
+
+    def read_script(self, rel: str) -> str | None:
+        if rel not in self._texts:
+            path = self.repo / rel
+            self._texts[rel] = _read(path) if not rel.startswith("..") and path.is_file() else None
+        return self._texts[rel]
+
+    def _makefile(self, directory: str, file: str | None) -> Makefile | None:
+        key = (directory, file)
+        if key not in self._makefiles:
+            self._makefiles[key] = load_makefile(self.repo, directory, file)
+        found = self._makefiles[key]
+        # Command-line overrides change variables: each make gets its own copy.
+        return None if found is None else Makefile(found.rel, dict(found.variables), found.rules, found.default)
+
+    def make_recipes(
+        self, argv: tuple[str, ...], cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]]
+    ) -> tuple[list[Recipe], list[tuple[str, bool]]]:
+        """The recipe lines ``make ARGS`` runs in *cwd*, prerequisites first,
+        and problems as (message, whether cargo may hide behind them)."""
+        directory, file, goals, overrides = cwd, None, [], {}
+        args = list(argv[1:])
+        while args:
+            word = args.pop(0)
+            if word in ("-C", "--directory") and args:
+                directory = posixpath.normpath(posixpath.join(directory, args.pop(0)))
+            elif word.startswith("-C") and len(word) > 2:
+                directory = posixpath.normpath(posixpath.join(directory, word[2:]))
+            elif word in ("-f", "--file", "--makefile") and args:
+                file = args.pop(0)
+            elif word in ("-j", "--jobs", "-l", "-o", "-W", "-I") and args and not args[0].startswith("-"):
+                args.pop(0)
+            elif "=" in word and not word.startswith("-"):
+                name, _, value = word.partition("=")
+                overrides[name] = value
+            elif not word.startswith("-"):
+                goals.append(word)
+        directory = "" if directory == "." else directory
+        makefile = self._makefile(directory, file)
+        if makefile is None:
+            # A Makefile the repository does not hold is written in CI by
+            # ./configure, cmake or the like: a C or C++ build, not cargo.
+            return [], [(f"no Makefile in {directory or '.'}; `{' '.join(argv)}` not followed", False)]
+        makefile.variables.update(overrides)
+        if not goals and makefile.default:
+            goals = [makefile.default]
+        out: list[Recipe] = []
+        problems: list[tuple[str, bool]] = []
+        for goal in goals:
+            _walk(makefile, goal, directory, env, seen, out, problems)
+        return out, problems
 
 
-def follow_script(repo: Path, cwd: str, argv: tuple[str, ...], env: Mapping[str, str]) -> Followed:
-    found = script_path(argv)
-    result = Followed()
-    if found is None:
-        return result
-    rel = posixpath.normpath(posixpath.join(cwd, found[0]))
-    path = repo / rel
-    if rel.startswith("..") or not path.is_file():
-        result.problems.append(f"script {rel} is not in the repository; not followed")
-        return result
-    text = _read(path)
-    for command in split_commands(text, 1, env):
-        result.reached.append(Reached(command, rel, f"{rel}:{command.line}"))
-    return result
-
-
-def follow_make(repo: Path, cwd: str, argv: tuple[str, ...], env: Mapping[str, str]) -> Followed:
-    result = Followed()
-    directory, file, goals, overrides = cwd, None, [], {}
-    args = list(argv[1:])
-    while args:
-        word = args.pop(0)
-        if word in ("-C", "--directory") and args:
-            directory = posixpath.normpath(posixpath.join(directory, args.pop(0)))
-        elif word.startswith("-C") and len(word) > 2:
-            directory = posixpath.normpath(posixpath.join(directory, word[2:]))
-        elif word in ("-f", "--file", "--makefile") and args:
-            file = args.pop(0)
-        elif "=" in word and not word.startswith("-"):
-            name, _, value = word.partition("=")
-            overrides[name] = value
-        elif not word.startswith("-"):
-            goals.append(word)
-    makefile = load_makefile(repo, directory, file)
-    if makefile is None:
-        result.problems.append(f"no Makefile in {directory or '.'}; `{' '.join(argv)}` not followed")
-        return result
-    makefile.variables.update(overrides)
-    if not goals and makefile.default:
-        goals = [makefile.default]
-    seen: set[str] = set()
-    for goal in goals:
-        _walk(makefile, goal, directory, env, seen, result)
-    return result
-
-
-def _walk(mk: Makefile, goal: str, cwd: str, env: Mapping[str, str], seen: set[str], out: Followed) -> None:
-    if goal in seen:
+def _walk(mk: Makefile, goal: str, cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]], out: list[Recipe],
+          problems: list[tuple[str, bool]]) -> None:
+    if (mk.rel, goal) in seen:
         return
-    seen.add(goal)
+    seen.add((mk.rel, goal))
     rule = mk.rules.get(goal)
     if rule is None:
-        out.problems.append(f"{mk.rel}: no target {goal!r}")
+        problems.append((f"{mk.rel}: no target {goal!r}", True))
         return
     for prereq in rule.prereqs:
         if prereq in mk.rules:
-            _walk(mk, prereq, cwd, env, seen, out)
+            _walk(mk, prereq, cwd, env, seen, out, problems)
     for line, text in rule.recipe:
-        body = _expand(text, mk.variables, env, goal, rule.prereqs)
-        for command in split_commands(body, line, env):
-            if is_make(command.argv) and not any(a.startswith(("-C", "-f", "--directory", "--file")) for a in command.argv):
-                for sub in command.argv[1:]:
-                    if not sub.startswith("-") and "=" not in sub:
-                        _walk(mk, sub, cwd, env, seen, out)
-                continue
-            out.reached.append(Reached(_rebase(command, cwd), mk.rel, f"{mk.rel}:{command.line} ({goal})"))
-
-
-def _rebase(command: ShellCommand, cwd: str) -> ShellCommand:
-    """Recipe commands run in the Makefile's directory."""
-    import dataclasses
-
-    joined = posixpath.normpath(posixpath.join(cwd, command.cwd)) if command.cwd else cwd
-    return dataclasses.replace(command, cwd=joined)
+        out.append(Recipe(mk.rel, line, _expand(text, mk.variables, env, goal, rule.prereqs), cwd, goal))
 
 
 def load_makefile(repo: Path, directory: str, file: str | None) -> Makefile | None:

@@ -2,28 +2,42 @@
 
 One invocation per cargo command per matrix combination: a job's matrix
 fans out into separate jobs on GitHub, each with its own ``${{ matrix.* }}``
-values and possibly its own runner.
+values and possibly its own runner. A job or step whose ``if:`` is false for
+a combination runs nothing there; one whose ``if:`` cannot be decided, and a
+command on an undecided branch of its script, is listed as ``conditional``.
+
+Notes (``Scan.problems``) are kept for what may hide or change a cargo run,
+one per (file, cause) however many combinations share it: unknown words in a
+cargo command, a program that is unknown but reads like cargo, a script or
+Makefile that cannot be followed. A ``./configure`` or ``make`` that never
+reaches cargo is no note.
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from linkgate.workflows import actions, matrix
-from linkgate.workflows.cargoargs import is_cargo
-from linkgate.workflows.expr import ExprContext, render, substitute, substitute_plain
-from linkgate.workflows.indirect import Followed, follow_make, follow_script, is_make, script_path
+from linkgate.workflows import frontends, matrix
+from linkgate.workflows.expr import ExprContext, condition, placeholders, render, runner_os, substitute, \
+    substitute_plain
+from linkgate.workflows.indirect import RepoHost
 from linkgate.workflows.model import Job, Step, Workflow
-from linkgate.workflows.shell import split_commands
+from linkgate.workflows.shell import Evaluator, Frame, ShellCommand, Val
 
 # GitHub-hosted runner images. Any other label can only be served by a
 # self-hosted runner (GitHub's larger runners aside, which also carry custom labels).
 _HOSTED = re.compile(r"^(ubuntu|windows|macos)-[\w.-]+$")
+# A `${{ }}` value with these characters changes how bash reads the line
+# (quotes, operators, expansions), so the script is substituted as text and
+# parsed again for that combination instead of reusing the shared parse.
+_SHELL_SYNTAX = re.compile(r"[\"'`$\\;&|<>()\n#{}]")
+# A PowerShell or cmd line that runs cargo reads the same as in bash for the
+# simple commands CI uses, so only Python scripts are skipped.
+_NOT_SHELL = {"python"}
 
 
 @dataclass(frozen=True)
@@ -41,90 +55,119 @@ class Invocation:
     self_hosted: bool
     via: tuple[str, ...] = ()
     unknown: tuple[str, ...] = ()
+    # Runs only if conditions linkgate cannot decide hold (listed, each with file:line).
+    conditional: bool = False
+    conditions: tuple[str, ...] = ()
 
 
 @dataclass
 class Scan:
     invocations: list[Invocation] = field(default_factory=list)
     problems: list[tuple[str, int, str]] = field(default_factory=list)
+    # The cause of each problem (`$X`, `${{ inputs.f }}`, a script path): its subject.
+    causes: dict[tuple[str, int, str], str] = field(default_factory=dict)
+    _noted: set[tuple[str, str]] = field(default_factory=set, repr=False)
+    # Combinations that give a script the same text, env and directory share one evaluation.
+    _evaluated: dict[tuple[Any, ...], Evaluator] = field(default_factory=dict, repr=False)
+
+    def note(self, file: str, line: int, cause: str, message: str) -> None:
+        if (file, cause) not in self._noted:
+            self._noted.add((file, cause))
+            self.problems.append((file, line, message))
+            self.causes[(file, line, message)] = cause
 
 
-def scan_workflow(repo: Path, wf: Workflow) -> Scan:
+def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None) -> Scan:
     scan = Scan()
+    host = host or RepoHost(repo)
     for job in wf.jobs:
+        # A job's `if:` is evaluated before its matrix exists (GitHub offers
+        # only github, needs, vars and inputs there).
+        job_if = condition(job.if_, ExprContext())
+        if job_if is False:
+            continue
+        conds = () if job_if else (f"{wf.rel}:{job.line} job if: {job.if_}",)
         combos = matrix.expand(job.matrix)
         for combo in combos if combos is not None else [None]:
-            _scan_job(repo, wf, job, combo, scan)
+            _scan_job(host, wf, job, combo, conds, scan)
     return scan
 
 
-def _scan_job(repo: Path, wf: Workflow, job: Job, combo: Mapping[str, Any] | None, scan: Scan) -> None:
+def _scan_job(host: RepoHost, wf: Workflow, job: Job, combo: Mapping[str, Any] | None,
+              job_conds: tuple[str, ...], scan: Scan) -> None:
     base = ExprContext(matrix=combo)
     env = _env_layer({}, wf.env, base)
     env = _env_layer(env, job.env, ExprContext(matrix=combo, env=env))
     rendered = [substitute_plain(label, ExprContext(matrix=combo, env=env))[0] for label in job.runs_on]
     labels = [t for label in rendered for t in _split_labels(label)]
     self_hosted = any(t.lower() == "self-hosted" or not _HOSTED.match(t) for t in labels if "${{" not in t)
+    os_name = None if self_hosted or any("${{" in t for t in labels) else runner_os(labels)
     job_dir = job.working_directory or wf.working_directory or ""
+    carried: dict[str, str] = {}  # what steps wrote to $GITHUB_ENV
     for step in job.steps:
-        step_env = _env_layer(env, step.env, ExprContext(matrix=combo, env=env))
-        ctx = ExprContext(matrix=combo, env=step_env)
+        env = {**env, **carried}
+        step_env = _env_layer(env, step.env, ExprContext(matrix=combo, env=env, runner_os=os_name))
+        ctx = ExprContext(matrix=combo, env=step_env, runner_os=os_name)
+        runs = condition(step.if_, ctx)
+        if runs is False:
+            continue
+        line_if = step.key_lines.get("if", step.line)
+        conds = job_conds + (() if runs else (f"{wf.rel}:{line_if} if: {step.if_}",))
         cwd = _clean_dir(substitute_plain(step.working_directory or job_dir, ctx)[0])
-        common = dict(workflow=wf, job=job, step=step, matrix=combo, runs_on=tuple(labels), self_hosted=self_hosted)
+        common: dict[str, Any] = dict(workflow=wf, job=job, step=step, matrix=combo, runs_on=tuple(labels),
+                                      self_hosted=self_hosted)
         if step.run is not None:
-            for inv in _from_run(repo, wf, step, ctx, cwd, step_env, scan):
-                scan.invocations.append(Invocation(**common, **inv))  # type: ignore[arg-type]
+            if (step.shell or "bash").split()[0] in _NOT_SHELL:
+                continue
+            for cmd in _run_step(host, wf, step, ctx, cwd, step_env, scan, carried if not conds else {}):
+                all_conds = conds + cmd.conditions
+                scan.invocations.append(Invocation(
+                    **common, file=cmd.file, line=cmd.line, argv=cmd.argv, cwd=cmd.cwd, env=cmd.env,
+                    via=cmd.via, unknown=cmd.unknown, conditional=bool(all_conds), conditions=all_conds))
         elif step.uses:
             inputs = {k: (substitute_plain(v, ctx)[0] if isinstance(v, str) else v) for k, v in step.with_.items()}
             line = step.key_lines.get("uses", step.line)
-            for argv in actions.cargo_commands(step.uses, inputs):
+            for argv in frontends.action_commands(step.uses, inputs):
                 unknown = tuple(a for a in argv if "${{" in a)
-                scan.invocations.append(
-                    Invocation(**common, file=wf.rel, line=line, argv=tuple(argv), cwd=cwd,  # type: ignore[arg-type]
-                               env=step_env, unknown=unknown, via=(f"{wf.rel}:{line} uses: {step.uses}",))
-                )
+                for cause in unknown:
+                    scan.note(wf.rel, line, cause, f"cannot evaluate {cause} in `{' '.join(argv)}`; "
+                              "classified as written")
+                scan.invocations.append(Invocation(
+                    **common, file=wf.rel, line=line, argv=tuple(argv), cwd=cwd, env=step_env, unknown=unknown,
+                    via=(f"{wf.rel}:{line} uses: {step.uses}",), conditional=bool(conds), conditions=conds))
 
 
-def _from_run(
-    repo: Path, wf: Workflow, step: Step, ctx: ExprContext, cwd: str, env: Mapping[str, str], scan: Scan
-) -> Iterator[dict[str, Any]]:
+def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: str, env: Mapping[str, str],
+              scan: Scan, carried: dict[str, str]) -> list[ShellCommand]:
+    """The cargo commands of one ``run:`` script under one combination; notes go to *scan*."""
     assert step.run is not None
-    sub = substitute(step.run, ctx)
-    for command in split_commands(sub.text, step.run.content_line, env):
-        restored: list[str] = []
-        unknown: list[str] = list(command.unknown)
-        for token in command.argv:
-            text, found = sub.restore(token)
-            restored.append(text)
-            unknown.extend(found)
-        argv = tuple(restored)
-        here = posixpath.normpath(posixpath.join(cwd, command.cwd)) if command.cwd else cwd
-        if command.cwd_unknown:
-            unknown.append("cd to an unknown directory")
-        if is_cargo(argv):
-            yield dict(file=wf.rel, line=command.line, argv=argv, cwd=here, env=command.env, unknown=tuple(unknown))
-            continue
-        followed: Followed | None = None
-        if is_make(argv):
-            followed = follow_make(repo, here, argv, command.env)
-        elif script_path(argv) is not None:
-            followed = follow_script(repo, here, argv, command.env)
-        if followed is None:
-            continue
-        hop = f"{wf.rel}:{command.line} {' '.join(argv)}"
-        for problem in followed.problems:
-            scan.problems.append((wf.rel, command.line, problem))
-        for reached in followed.reached:
-            if is_cargo(reached.command.argv):
-                yield dict(
-                    file=reached.file,
-                    line=reached.command.line,
-                    argv=reached.command.argv,
-                    cwd=reached.command.cwd or here,
-                    env=reached.command.env,
-                    unknown=tuple(unknown) + reached.command.unknown,
-                    via=(hop, reached.hop),
-                )
+    sub = placeholders(step.run, ctx)
+    text = sub.text
+    exprs = [Val(v) if v is not None else Val(o, (o,)) for v, o in zip(sub.values, sub.originals)]
+    if any(v is not None and _SHELL_SYNTAX.search(v) for v in sub.values):
+        textual = substitute(step.run, ctx)
+        text = textual.text
+        exprs = [Val(o, (o,)) for o in textual.unknown.values()]
+    key = (text, wf.rel, step.run.content_line, tuple(sorted(env.items())), cwd, tuple(exprs))
+    ev = scan._evaluated.get(key)
+    if ev is None:
+        ev = scan._evaluated[key] = Evaluator(host, exprs)
+        ev.run_text(text, Frame(wf.rel, step.run.content_line), ev.new_shell(env, cwd, False))
+    carried.update(ev.github_env)
+    found: list[ShellCommand] = []
+    for cmd in ev.commands:
+        argv = " ".join(cmd.argv)
+        if frontends.runs_cargo(cmd.argv):
+            found.append(cmd)
+            for cause in cmd.unknown:
+                scan.note(cmd.file, cmd.line, cause, f"cannot evaluate {cause} in `{argv}`; classified as written")
+        elif cmd.name_unknown and frontends.may_be_cargo(cmd.argv):
+            scan.note(cmd.file, cmd.line, cmd.argv[0],
+                      f"cannot evaluate `{cmd.argv[0]}` in `{argv}`; if it runs cargo, this command is not audited")
+    for problem in ev.problems:
+        if problem.cargo:
+            scan.note(problem.file, problem.line, problem.cause, problem.message)
+    return found
 
 
 def _env_layer(env: Mapping[str, str], layer: Mapping[str, Any], ctx: ExprContext) -> dict[str, str]:
@@ -149,6 +192,12 @@ def _split_labels(label: str) -> list[str]:
 
 
 def _clean_dir(path: str) -> str:
+    import posixpath
+
+    from linkgate.workflows.shell.state import WORKSPACE
+
+    if path == WORKSPACE or path.startswith(WORKSPACE + "/"):
+        path = path[len(WORKSPACE) + 1 :]  # `${{ github.workspace }}/crates/x`
     if not path or path in (".", "./"):
         return ""
     return posixpath.normpath(path)

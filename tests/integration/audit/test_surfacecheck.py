@@ -44,22 +44,26 @@ def test_filter_missing_a_rerun_if_changed_file_is_an_error_at_the_filter(repo: 
     assert [(f["rule"], f["level"], f["file"], f["line"]) for f in found] == [
         ("filter-misses-surface", "error", WORKFLOW, FILTER_LINE)
     ]
-    message = found[0]["message"]
-    assert message.startswith(
-        "crates/core/native/cusolver.h: rerun-if-changed: reruns the build script of package core, "
-        "which appears to emit rustc-link-lib=dylib=cusolver; not matched by filter xla_link"
+    [f] = found
+    assert f["message"].startswith(
+        "filter xla_link misses 1 path(s) that change what package core links "
+        "(its build script or the inputs that rerun it): crates/core/native/cusolver.h;"
     )
-    assert f"xla/xla-link ({WORKFLOW}:24)" in message
-    assert found[0]["hint"] == "add 'crates/core/native/cusolver.h' to the filter xla_link"
+    assert f"xla/xla-link ({WORKFLOW}:24)" in f["message"]
+    assert f["paths"] == ["crates/core/native/cusolver.h"]
+    # A directory glob keeps covering new inputs; the missed file's own directory is the tightest one.
+    assert f["suggest"] == ["crates/core/native/**"]
+    assert f["hint"] == "add 'crates/core/native/**' to filter xla_link"
 
 
-def test_build_script_outside_the_filter_is_reported_too(repo: Path) -> None:
+def test_build_script_outside_the_filter_is_the_same_finding(repo: Path) -> None:
     wf = repo / WORKFLOW
     wf.write_text(wf.read_text().replace("              - 'crates/core/build.rs'\n", ""))
     _, found = surface_findings(repo)
-    assert sorted(f["message"].split(":", 1)[0] for f in found) == [
-        "crates/core/build.rs", "crates/core/native/cusolver.h"
+    assert [(f["rule"], f["subject"], f["paths"]) for f in found] == [
+        ("filter-misses-surface", "xla_link: core", ["crates/core/build.rs", "crates/core/native/cusolver.h"])
     ]
+    assert "crates/core/build.rs, crates/core/native/cusolver.h;" in found[0]["message"]
 
 
 def test_filter_covering_the_surface_gives_no_finding(repo: Path) -> None:
@@ -70,7 +74,8 @@ def test_filter_covering_the_surface_gives_no_finding(repo: Path) -> None:
 
 
 def test_tracked_files_come_from_git_when_it_is_a_repository(repo: Path) -> None:
-    """A directory rerun-if-changed is checked file by file against what git tracks."""
+    """A directory rerun-if-changed is checked file by file against what git tracks;
+    files git does not track are neither missed nor suggested."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     from linkgate import proc
@@ -86,7 +91,6 @@ def test_tracked_files_come_from_git_when_it_is_a_repository(repo: Path) -> None
     proc.run([*git, "add", "crates", ".github", "Cargo.toml"], cwd=repo)
     proc.run(["git", "rm", "-q", "--cached", "crates/core/native/untracked.h"], cwd=repo)
     _, found = surface_findings(repo)
-    assert [f["message"].split(";", 1)[0] for f in found] == [
-        "crates/core/native/** (1 of 2 tracked files, e.g. crates/core/native/tracked.inc): rerun-if-changed: "
-        "reruns the build script of package core, which appears to emit rustc-link-lib=dylib=cusolver"
+    assert [(f["rule"], f["paths"]) for f in found] == [
+        ("filter-misses-surface", ["crates/core/native/tracked.inc"])
     ]

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from linkgate.audit.findings import AuditResult, run_audit
+from linkgate.audit.model import AuditResult
+from linkgate.audit.run import run_audit
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from linkgate.audit.findings import AuditResult
+from linkgate.audit.model import AuditResult
 
 PR = "on: pull_request\n"
 
@@ -106,3 +106,12 @@ def test_filter_surface_check_without_a_manifest_is_a_note(audit_repo: Callable[
     assert inv.trigger.paths_filter is not None and inv.trigger.paths_filter.filter == "core"
     assert res.skipped_checks == []
     assert rules(res) == [("unresolved", ".github/workflows/ci.yml", 12, "core")]
+
+
+def test_hack_with_unknown_features_next_to_a_plain_check_does_not_crash(audit_repo: Callable[..., AuditResult]) -> None:
+    """Regression: sorting feature sets compared `symbolic=None` with a string (TypeError in _never_linked)."""
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("h", "cargo hack check --each-feature")
+                      + job("c", "cargo check") + job("p", "cargo hack build --feature-powerset")})
+    labels = sorted(fs.label for c in res.classified for fs in c.feature_sets)
+    assert labels == ["default", "each-feature (features unknown)", "feature-powerset (features unknown)"]
+    assert [(f.rule, f.subject) for f in res.findings] == [("never-linked", "default")]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from linkgate.audit.findings import RawFinding
+from linkgate.audit.model import RawFinding
 from linkgate.commands.audit import check_rule_names, settle
 from linkgate.config import AuditConfig, AuditIgnore
 from linkgate.errors import ConfigError

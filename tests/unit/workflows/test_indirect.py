@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from linkgate.workflows.indirect import follow_make, follow_script, parse_makefile
+from linkgate.workflows.indirect import RepoHost, parse_makefile
 
 MAKEFILE = """\
 CARGO ?= cargo
@@ -21,7 +21,7 @@ build: ; cargo build --release
 ci:
 \t$(MAKE) lint
 \tcd sub && cargo doc
-\techo $$HOME $(shell nproc)
+\techo $$HOME $(shell nproc) $(TOKEN)
 """
 
 
@@ -33,34 +33,40 @@ def test_parse_variables_rules_and_default_goal() -> None:
     assert mk.rules["build"].recipe == [(13, "cargo build --release")]
 
 
-def test_follow_make_reaches_recipe_lines_with_their_lines(tmp_path: Path) -> None:
+def test_recipes_in_order_with_their_lines_once_per_goal(tmp_path: Path) -> None:
     (tmp_path / "Makefile").write_text(MAKEFILE)
-    out = follow_make(tmp_path, "", ("make", "verify", "ci"), {})
-    assert [(r.file, r.command.line, r.command.argv, r.command.cwd) for r in out.reached] == [
-        ("Makefile", 12, ("cargo", "clippy", "--", "-D", "warnings"), ""),
-        ("Makefile", 13, ("cargo", "build", "--release"), ""),
-        ("Makefile", 9, ("cargo", "test", "--no-run", "--features", "a,b", "c"), ""),
-        ("Makefile", 16, ("cargo", "doc"), "sub"),
-        ("Makefile", 17, ("echo", "$HOME", "$(shell nproc)"), ""),
+    seen: set[tuple[str, str]] = set()
+    recipes, problems = RepoHost(tmp_path).make_recipes(("make", "verify", "ci"), "", {"TOKEN": "t"}, seen)
+    assert [(r.file, r.line, r.text, r.cwd, r.goal) for r in recipes] == [
+        ("Makefile", 12, "cargo clippy -- -D warnings", "", "lint"),
+        ("Makefile", 13, "cargo build --release", "", "build"),
+        ("Makefile", 9, "cargo test --no-run \\\n  --features a,b c", "", "verify"),
+        ("Makefile", 15, "make lint", "", "ci"),
+        ("Makefile", 16, "cd sub && cargo doc", "", "ci"),
+        ("Makefile", 17, "echo $HOME $(shell nproc) t", "", "ci"),
     ]
-    assert out.problems == []
+    assert problems == []
+    # A recursive `$(MAKE) lint` asks again: lint already ran in this make.
+    assert RepoHost(tmp_path).make_recipes(("make", "lint"), "", {}, seen) == ([], [])
 
 
-def test_make_dash_c_and_missing_targets(tmp_path: Path) -> None:
+def test_make_dash_c_missing_targets_and_missing_makefiles(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "Makefile").write_text("x:\n\tcargo check\n")
-    out = follow_make(tmp_path, "", ("make", "-C", "sub", "x", "nope"), {})
-    assert [(r.file, r.command.line, r.command.cwd) for r in out.reached] == [("sub/Makefile", 2, "sub")]
-    assert out.problems == ["sub/Makefile: no target 'nope'"]
-    assert follow_make(tmp_path, "", ("make", "x"), {}).problems == ["no Makefile in .; `make x` not followed"]
+    host = RepoHost(tmp_path)
+    recipes, problems = host.make_recipes(("make", "-C", "sub", "-j", "4", "x", "nope"), "", {}, set())
+    assert [(r.file, r.line, r.cwd) for r in recipes] == [("sub/Makefile", 2, "sub")]
+    assert problems == [("sub/Makefile: no target 'nope'", True)]
+    # A Makefile CI generates (./configure, cmake) runs a C build: reported, but as no cargo.
+    assert host.make_recipes(("make", "x"), "", {}, set()) == (
+        [], [("no Makefile in .; `make x` not followed", False)])
 
 
-def test_scripts_by_path(tmp_path: Path) -> None:
+def test_scripts_are_read_once_and_only_inside_the_repository(tmp_path: Path) -> None:
     (tmp_path / "ci").mkdir()
-    (tmp_path / "ci" / "build.sh").write_text("#!/bin/bash\nset -e\n\ncargo build --features \"$1\"\n")
-    for argv in (("bash", "ci/build.sh", "a"), ("./ci/build.sh",), ("ci/build.sh",)):
-        out = follow_script(tmp_path, "", argv, {})
-        assert [(r.file, r.command.line, r.command.argv[:2]) for r in out.reached][-1] == (
-            "ci/build.sh", 4, ("cargo", "build")
-        )
-    assert follow_script(tmp_path, "", ("bash", "../x.sh"), {}).problems
+    (tmp_path / "ci" / "build.sh").write_text("cargo build\n")
+    host = RepoHost(tmp_path)
+    assert host.read_script("ci/build.sh") == "cargo build\n"
+    (tmp_path / "ci" / "build.sh").write_text("changed\n")
+    assert host.read_script("ci/build.sh") == "cargo build\n"
+    assert host.read_script("../x.sh") is None and host.read_script("ci/none.sh") is None

@@ -1,0 +1,105 @@
+"""Recall of cargo invocations and precision of findings of `linkgate audit`, against hand-written ground truth.
+
+Run: .venv/bin/python bench/audit_truth.py --checkouts DIR [--show] [REPO ...]
+
+DIR/<owner>+<name> must hold a checkout of each repository at the commit
+named in bench/audit_truth/ground_truth.py (with the `fetch` tool:
+`git --git-dir=<mirror> archive <commit> | tar -x -C DIR/<owner>+<name>`, then
+`git init && git add -A && git commit` so `git ls-files` answers). The ground
+truth is written by hand from their workflows and scripts; see that module.
+
+An invocation is found when the audit lists one with the same job, file,
+line, subcommand, link classification, feature sets and matrix values: a
+wrong `links` or feature set counts as a miss, and each real invocation is
+matched at most once. A finding is true when some ground-truth finding has
+its rule and every other key given (subject, file, line) equal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+
+def _plain(value: Any) -> Any:
+    """Matrix values as GitHub renders them in `${{ }}`: `true`, not True; YAML readers differ."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _key(job: str, file: str, line: int, sub: str, links: bool, features: list[str],
+         matrix: dict[str, Any]) -> str:
+    return json.dumps([job, file, line, sub, links, sorted(features), sorted(_plain(matrix).items())], sort_keys=True)
+
+
+def measure(repo: Path, truth: dict[str, Any], show: bool) -> tuple[int, int, int, int, int]:
+    from linkgate.audit.run import run_audit
+    from linkgate.commands.audit import invocation_json
+
+    result = run_audit(repo)
+    got = [invocation_json(c) for c in result.classified]
+    expected: Counter[str] = Counter()
+    keys_of: dict[str, set[str]] = {}
+    for inv in truth["invocations"]:
+        key = _key(inv["job"], inv["file"], inv["line"], inv["subcommand"], inv["links"], inv["features"], inv.get("matrix", {}))
+        expected[key] += inv.get("count", 1)
+        keys_of.setdefault(inv["job"], set()).update(inv.get("matrix", {}))
+    found: Counter[str] = Counter()
+    for inv in got:
+        wanted = keys_of.get(inv["job"], set())
+        matrix = {k: v for k, v in (inv["matrix"] or {}).items() if k in wanted}
+        found[_key(inv["job"], inv["file"], inv["line"], inv["subcommand"], inv["links"], inv["feature_sets"], matrix)] += 1
+    hits = sum(min(n, found[k]) for k, n in expected.items())
+    true_findings = 0
+    for f in result.findings:
+        if any(t["rule"] == f.rule and all(
+            {"subject": f.subject, "file": f.file, "line": f.line}.get(k) == v for k, v in t.items() if k != "rule"
+        ) for t in truth["findings"]):
+            true_findings += 1
+        elif show:
+            print(f"    false finding: {f.rule} {f.file}:{f.line} {f.subject!r}: {f.message[:160]}")
+    if show:
+        for k, n in sorted(expected.items()):
+            if found[k] < n:
+                print(f"    missed {n - found[k]}x: {k}")
+        for k, n in sorted(found.items()):
+            if n > expected[k]:
+                print(f"    extra {n - expected[k]}x: {k}")
+    return sum(expected.values()), hits, sum(found.values()), len(result.findings), true_findings
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--checkouts", required=True, type=Path, help="directory of <owner>+<name> checkouts")
+    parser.add_argument("--show", action="store_true", help="list misses, extras and false findings")
+    parser.add_argument("repos", nargs="*", help="owner/name (default: all in the ground truth)")
+    args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "audit_truth"))
+    import ground_truth
+
+    totals = [0, 0, 0, 0, 0]
+    for name in args.repos or sorted(ground_truth.INVOCATIONS):
+        truth = {"invocations": ground_truth.INVOCATIONS[name], "findings": ground_truth.FINDINGS.get(name, [])}
+        row = measure(args.checkouts / name.replace("/", "+"), truth, args.show)
+        totals = [a + b for a, b in zip(totals, row)]
+        real, hit, listed, findings, true = row
+        print(f"{name}: {hit}/{real} real invocations found right ({listed} listed); {true}/{findings} findings true")
+    real, hit, listed, findings, true = totals
+    print(f"all: recall {hit / real if real else 1:.1%} ({hit}/{real}), "
+          f"finding precision {true / findings if findings else 1:.1%} ({true}/{findings})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

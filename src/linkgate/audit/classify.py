@@ -1,0 +1,132 @@
+"""Classify one cargo invocation: what it exercises, which feature sets, when it runs.
+
+``cargo build`` and ``cargo run`` link only what they build: a package's
+binaries and linked library crate types (cdylib, dylib, staticlib,
+proc-macro). ``cargo build -p pure`` of a library-only package archives an
+rlib and runs no linker, exactly like ``cargo check`` as far as linking
+goes. Selecting tests, benches or examples always links. The package
+selection follows cargo: ``-p``, ``--workspace`` (minus ``--exclude``),
+``--manifest-path``, else the package of the nearest manifest, else the
+virtual workspace's default members. When a manifest cannot be read, the
+invocation keeps its subcommand's classification (it is taken as written).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from linkgate.audit import manifests
+from linkgate.audit.model import COMPILED_ONLY, EXERCISE, Classified
+from linkgate.workflows.cargoargs import CargoCall, parse
+from linkgate.workflows.features import FeatureSet, feature_sets
+from linkgate.workflows.invocations import Invocation
+from linkgate.workflows.triggers import Trigger, trigger_for
+
+# Subcommands whose link depends on the targets of the selected packages.
+_TARGET_DEPENDENT = {"build", "run", "zigbuild", "auditable build", "rustc"}
+_LINKING_TARGETS = ("--tests", "--benches", "--examples", "--all-targets", "--test ", "--bench ", "--example ", "--bins", "--bin ")
+
+TriggerCache = dict[tuple[str, str, int], Trigger]
+
+
+def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) -> Classified | None:
+    call = parse(inv.argv)
+    if call is None:
+        return None
+    exercise = "linked" if call.subcommand == "test" and call.no_run else EXERCISE.get(call.subcommand)
+    selected = selected_manifests(repo, inv.cwd, call)
+    if exercise == "linked" and call.subcommand in _TARGET_DEPENDENT and not _selects_linking_targets(call):
+        if selected and not any(m.linkable for m in selected):
+            exercise = COMPILED_ONLY
+    # One trigger per step, however many matrix combinations and commands it has.
+    key = (inv.workflow.rel, inv.job.id, inv.step.index)
+    cache = triggers if triggers is not None else {}
+    if key not in cache:
+        cache[key] = trigger_for(repo, inv.workflow, inv.job, inv.step)
+    sets = feature_sets(repo, inv.cwd, call)
+    if call.all_features and selected and not any(m.features or m.default for m in selected):
+        # With no [features] table, --all-features enables nothing: it is the default set.
+        sets = tuple(dict.fromkeys(FeatureSet(fs.features, fs.no_default, False, fs.symbolic) for fs in sets))
+    return Classified(inv, call, exercise, sets, cache[key])
+
+
+def _selects_linking_targets(call: CargoCall) -> bool:
+    return any(t == flag.strip() or t.startswith(flag) for t in call.targets for flag in _LINKING_TARGETS)
+
+
+def selected_manifests(repo: Path, cwd: str, call: CargoCall) -> list[manifests.Manifest] | None:
+    """The manifests of the packages *call* builds; None when that cannot be known."""
+    if any("$" in p or "{" in p for p in (*call.packages, call.manifest_path or "", cwd)):
+        return None
+    directory = Path(os.path.normpath(repo / cwd))
+    try:
+        if call.manifest_path:
+            start = Path(os.path.normpath(directory / call.manifest_path))
+        else:
+            found = manifests.nearest(repo, directory)
+            if found is None:
+                return None
+            start = found
+        if not start.is_file():
+            return None
+        here = manifests.read(start)
+        root = manifests.read(manifests.find_workspace_root(start, repo))
+        members = [manifests.read(d / "Cargo.toml") for d in manifests.member_dirs(root)]
+        if call.packages:
+            known = {m.name: m for m in [here, *members] if m.name}
+            known.update(_path_dep_names([here, *members]))
+            names = [manifests.spec_name(p) for p in call.packages]
+            if any(n not in known for n in names):
+                return None
+            return [known[n] for n in names]
+        if call.workspace:
+            return [m for m in members if m.name not in call.exclude] or None
+        if here.name is not None:
+            return [here]
+        if root.default_members is not None:
+            return [manifests.read(d / "Cargo.toml") for d in manifests.member_dirs(root, root.default_members)
+                    if d != root.dir] or None
+        return [m for m in members if m.name] or None
+    except manifests.ManifestError:
+        return None
+
+
+def _path_dep_names(items: list[manifests.Manifest]) -> Mapping[str, manifests.Manifest]:
+    out: dict[str, manifests.Manifest] = {}
+    for m in items:
+        for dep in m.path_deps:
+            try:
+                info = manifests.read(dep / "Cargo.toml")
+            except manifests.ManifestError:
+                continue
+            if info.name:
+                out.setdefault(info.name, info)
+    return out
+
+
+def target_dir(c: Classified) -> str | None:
+    env = c.inv.env
+    value = c.call.target_dir or env.get("CARGO_TARGET_DIR") or env.get("CARGO_BUILD_TARGET_DIR")
+    if not value:
+        return None
+    return value if value.startswith(("/", "$", "~")) else posixpath.normpath(posixpath.join(c.inv.cwd, value))
+
+
+_LINKER_FLAG = re.compile(r"-fuse-ld=([\w.-]+)|linker=(\S+)")
+
+
+def linker_of(c: Classified) -> str:
+    """The linker a job selects through CARGO_TARGET_<triple>_LINKER or RUSTFLAGS."""
+    env: Mapping[str, str] = c.inv.env
+    for key, value in sorted(env.items()):
+        if key.startswith("CARGO_TARGET_") and key.endswith("_LINKER"):
+            return value
+    for key in ("RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS"):
+        m = _LINKER_FLAG.search(env.get(key, ""))
+        if m:
+            return m.group(1) or m.group(2)
+    return "default"

@@ -1,0 +1,170 @@
+"""Read a Cargo workspace from its manifests alone: members, path dependencies, targets, features.
+
+The audit must work where ``cargo metadata`` cannot (no registry cached, no
+cargo at all: a pre-commit hook offline, a fresh container). Everything it
+needs about the workspace's own packages is in their ``Cargo.toml`` files:
+``[workspace] members`` globs minus ``exclude``, ``default-members``,
+``path`` dependencies, ``[features]``, and the targets, which cargo
+auto-discovers (``src/main.rs``, ``src/bin/*.rs``, ``src/bin/*/main.rs``)
+unless ``autobins = false``; explicit ``[[bin]]`` entries always count.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# Library crate types the linker produces; an rlib is only archived.
+# A proc-macro is a shared object linked by the host's linker, so building one links too.
+LINKED_CRATE_TYPES = frozenset({"cdylib", "dylib", "staticlib", "bin", "proc-macro"})
+_DEP_TABLES = ("dependencies", "build-dependencies", "dev-dependencies")
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: Path
+    name: str | None  # None for a virtual manifest
+    features: tuple[str, ...]  # every feature but `default`
+    default: tuple[str, ...]
+    linkable: bool  # has a bin, cdylib, dylib, staticlib or proc-macro target
+    path_deps: tuple[Path, ...]  # manifest directories of path dependencies
+    members: tuple[str, ...]  # `[workspace] members` patterns, when it is a workspace root
+    exclude: tuple[str, ...]
+    default_members: tuple[str, ...] | None
+    is_workspace: bool
+
+    @property
+    def dir(self) -> Path:
+        return self.path.parent
+
+
+class ManifestError(ValueError):
+    """A Cargo.toml that cannot be read; the message names the file."""
+
+
+def read(path: Path) -> Manifest:
+    return _read(Path(os.path.normpath(path)))
+
+
+@functools.lru_cache(maxsize=512)
+def _read(path: Path) -> Manifest:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"cannot read {path}: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(f"{path} is not valid TOML: {exc}") from exc
+    package = _table(data.get("package"))
+    workspace = data.get("workspace")
+    ws = _table(workspace)
+    features = _table(data.get("features"))
+    default = features.get("default", [])
+    name = package.get("name") if package else None
+    return Manifest(
+        path=path,
+        name=name if isinstance(name, str) else None,
+        features=tuple(sorted(k for k in features if k != "default")),
+        default=tuple(str(d) for d in default) if isinstance(default, list) else (),
+        linkable=bool(package) and _linkable(path.parent, data, package),
+        path_deps=tuple(_path_deps(path.parent, data)),
+        members=_strings(ws.get("members")),
+        exclude=_strings(ws.get("exclude")),
+        default_members=_strings(ws["default-members"]) if "default-members" in ws else None,
+        is_workspace=isinstance(workspace, dict),
+    )
+
+
+def _linkable(directory: Path, data: Mapping[str, Any], package: Mapping[str, Any]) -> bool:
+    lib = _table(data.get("lib"))
+    kinds = lib.get("crate-type") or lib.get("crate_type") or []
+    if lib.get("proc-macro") is True or any(k in LINKED_CRATE_TYPES for k in kinds if isinstance(k, str)):
+        return True
+    if isinstance(data.get("bin"), list) and data["bin"]:
+        return True
+    if package.get("autobins") is False:
+        return False
+    src = directory / "src"
+    if (src / "main.rs").is_file():
+        return True
+    bins = src / "bin"
+    if bins.is_dir():
+        for entry in bins.iterdir():
+            if (entry.suffix == ".rs" and entry.is_file()) or (entry / "main.rs").is_file():
+                return True
+    return False
+
+
+def _path_deps(directory: Path, data: Mapping[str, Any]) -> Iterator[Path]:
+    tables: list[Mapping[str, Any]] = [data]
+    tables += [_table(t) for t in _table(data.get("target")).values()]
+    for table in tables:
+        for kind in _DEP_TABLES:
+            for spec in _table(table.get(kind)).values():
+                if isinstance(spec, dict) and isinstance(spec.get("path"), str):
+                    yield Path(os.path.normpath(directory / spec["path"]))
+
+
+def find_workspace_root(manifest: Path, stop: Path) -> Path:
+    """The manifest of the workspace *manifest* belongs to: itself, or the nearest
+    ancestor with a ``[workspace]`` table (cargo's search), not above *stop*."""
+    here = read(manifest)
+    if here.is_workspace:
+        return here.path
+    for directory in manifest.parent.parents:
+        candidate = directory / "Cargo.toml"
+        if candidate.is_file():
+            try:
+                if read(candidate).is_workspace:
+                    return candidate
+            except ManifestError:
+                pass
+        if directory == stop or stop not in directory.parents:
+            break
+    return manifest
+
+
+def spec_name(spec: str) -> str:
+    """The package name in a ``-p`` value: ``name@1.2.3`` and ``name:1.2.3`` are package id specs."""
+    return re.split(r"[@:]", spec, maxsplit=1)[0]
+
+
+def nearest(repo: Path, here: Path) -> Path | None:
+    """The Cargo.toml cargo finds from *here* (searching upwards), not above the repository."""
+    here = Path(os.path.normpath(here))
+    if here != repo and repo not in here.parents:
+        return None
+    for directory in (here, *here.parents):
+        if (directory / "Cargo.toml").is_file():
+            return directory / "Cargo.toml"
+        if directory == repo:
+            break
+    return None
+
+
+def member_dirs(root: Manifest, patterns: tuple[str, ...] | None = None) -> list[Path]:
+    """Member directories from glob patterns, as cargo expands ``members``."""
+    out: list[Path] = []
+    if root.name is not None:
+        out.append(root.dir)
+    excluded = {Path(os.path.normpath(root.dir / e)) for e in root.exclude}
+    for pattern in root.members if patterns is None else patterns:
+        matches = sorted(root.dir.glob(pattern)) if any(c in pattern for c in "*?[") else [root.dir / pattern]
+        for match in matches:
+            path = Path(os.path.normpath(match))
+            if path not in excluded and (path / "Cargo.toml").is_file() and path not in out:
+                out.append(path)
+    return out
+
+
+def _table(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()

@@ -1,0 +1,97 @@
+"""What the audit's stages hand each other: classified invocations, raw findings, the result.
+
+Every other module of ``linkgate.audit`` imports this one and nothing
+imports back up: workflows -> classify -> rules/surfacecheck -> run.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+from linkgate.workflows.cargoargs import CargoCall
+from linkgate.workflows.features import FeatureSet
+from linkgate.workflows.invocations import Invocation
+from linkgate.workflows.read import Unreadable
+from linkgate.workflows.triggers import Trigger
+
+# How each subcommand exercises a feature set. Anything absent compiles
+# nothing that matters here (fmt, metadata, tree, ...).
+EXERCISE = {
+    "check": "checked", "doc": "checked", "rustdoc": "checked", "miri": "checked",
+    "clippy": "linted",
+    "build": "linked", "run": "linked", "install": "linked", "rustc": "linked", "zigbuild": "linked",
+    "auditable build": "linked", "nextest archive": "linked", "nextest list": "linked",
+    "llvm-cov build": "linked",
+    "test": "tested", "bench": "tested", "nextest run": "tested", "llvm-cov": "tested",
+    "llvm-cov test": "tested", "llvm-cov run": "tested", "llvm-cov nextest": "tested", "tarpaulin": "tested",
+}
+# `build` of packages with no linkable target compiles rlibs only: no linker runs.
+COMPILED_ONLY = "compiled"
+EXERCISE_ORDER = ("checked", "linted", COMPILED_ONLY, "linked", "tested")
+
+DEFAULT_SEVERITY: dict[str, str] = {
+    "never-linked": "error",
+    "link-only-on-schedule": "warning",
+    "filter-misses-surface": "error",
+    "filter-misses-manifest": "warning",
+    "shared-target-dir": "warning",
+    "no-timeout": "warning",
+    "debug-link-on-large-target": "note",
+    "invalid-workflow": "error",
+    "unresolved": "note",
+}
+
+
+@dataclass(frozen=True)
+class Classified:
+    inv: Invocation
+    call: CargoCall
+    exercise: str | None
+    feature_sets: tuple[FeatureSet, ...]
+    trigger: Trigger
+
+    @property
+    def links(self) -> bool:
+        return self.exercise in ("linked", "tested")
+
+    @property
+    def where(self) -> str:
+        return f"{self.inv.file}:{self.inv.line}"
+
+    @property
+    def job_label(self) -> str:
+        stem = posixpath.splitext(posixpath.basename(self.inv.workflow.rel))[0]
+        return f"{stem}/{self.inv.job.id}"
+
+
+@dataclass(frozen=True)
+class RawFinding:
+    """A finding before the configured severities apply.
+
+    ``paths`` are the repository paths it is about (every missed path of a
+    filter); ``suggest`` the patterns that would fix it, checked against the
+    tracked files."""
+
+    rule: str
+    message: str
+    file: str | None
+    line: int | None
+    subject: str = ""
+    hint: str | None = None
+    paths: tuple[str, ...] = ()
+    suggest: tuple[str, ...] = ()
+
+
+@dataclass
+class AuditResult:
+    classified: list[Classified] = field(default_factory=list)
+    unreadable: list[Unreadable] = field(default_factory=list)
+    problems: list[tuple[str, int, str]] = field(default_factory=list)
+    workflows: list[str] = field(default_factory=list)
+    findings: list[RawFinding] = field(default_factory=list)
+    skipped_checks: list[str] = field(default_factory=list)
+    # (file, line, message) of an unresolved note -> its cause, the finding's subject.
+    causes: dict[tuple[str, int, str], str] = field(default_factory=dict)
+    # Said once per audit, not a finding: how the workspace was read when cargo could not resolve it.
+    notes: list[str] = field(default_factory=list)

@@ -1,0 +1,201 @@
+"""Every front-end and action that runs cargo, in one table, each with the fact
+that puts it there.
+
+Programs are recognised in commands the shell evaluator finds; subcommands
+are read by ``cargoargs``; actions are turned into the command lines they run
+from their ``with:`` inputs (as their ``action.yml`` defines them). An action
+not in the table is not looked into.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Inputs = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class FrontEnd:
+    name: str
+    kind: str  # program | subcommand | action
+    why: str
+    commands: Callable[[Inputs], list[list[str]]] | None = None
+
+
+def _words(value: Any) -> list[str]:
+    if not isinstance(value, str) or not value.strip():
+        return []
+    try:
+        return shlex.split(value, comments=True)
+    except ValueError:
+        return value.split()
+
+
+def _toolchain(inputs: Inputs) -> list[str]:
+    tc = inputs.get("toolchain")
+    return [f"+{tc}"] if isinstance(tc, str) and tc.strip() else []
+
+
+def _cargo_action(inputs: Inputs) -> list[list[str]]:
+    program = "cross" if str(inputs.get("use-cross", "")).lower() == "true" else "cargo"
+    command = inputs.get("command")
+    if not isinstance(command, str) or not command.strip():
+        return []
+    return [[program, *_toolchain(inputs), *_words(command), *_words(inputs.get("args"))]]
+
+
+def _rust_cross(inputs: Inputs) -> list[list[str]]:
+    command = str(inputs.get("command") or "build")
+    target = inputs.get("target")
+    extra = [*(["--target", target] if isinstance(target, str) else []), *_words(inputs.get("args"))]
+    subs = ["build", "test"] if command == "both" else [command]
+    return [["cargo", *_toolchain(inputs), sub, *extra] for sub in subs]
+
+
+def _fixed(*argv: str) -> Callable[[Inputs], list[list[str]]]:
+    return lambda inputs: [list(argv)] if argv else []
+
+
+def _rust_lang_rustfmt(inputs: Inputs) -> list[list[str]]:
+    manifest = inputs.get("manifest-path")
+    return [["cargo", "fmt", "--all", *([f"--manifest-path={manifest}"] if isinstance(manifest, str) else []),
+             "--", "--check"]]
+
+
+FRONT_ENDS: tuple[FrontEnd, ...] = (
+    FrontEnd("cargo", "program",
+             "cargo itself: build, test, run, bench and install link; check, clippy and doc stop before the linker"),
+    FrontEnd("cross", "program",
+             "cross-rs/cross: a drop-in for cargo with the same arguments; it runs cargo in a container holding "
+             "the target's toolchain, so `cross build`/`cross test` compile and link like cargo"),
+    FrontEnd("wasm-pack", "program",
+             "rustwasm/wasm-pack src/build/mod.rs: `build` runs `cargo build --lib [--release] --target "
+             "wasm32-unknown-unknown EXTRA` (release by default) and links the cdylib; `test` runs `cargo build "
+             "--tests --target wasm32-unknown-unknown EXTRA` (dev by default), then the tests"),
+    FrontEnd("cargo hack", "subcommand",
+             "taiki-e/cargo-hack: runs `cargo <sub>` once per feature set (--each-feature, --feature-powerset); "
+             "the wrapped subcommand decides whether anything links"),
+    FrontEnd("cargo nextest", "subcommand",
+             "nextest-rs/nextest: `run` builds the test binaries as `cargo test --no-run` does and runs them; "
+             "`archive` and `list` build them too"),
+    FrontEnd("cargo llvm-cov", "subcommand",
+             "taiki-e/cargo-llvm-cov: builds and runs the tests with -C instrument-coverage (links); `report` "
+             "only reads existing profiles"),
+    FrontEnd("cargo miri", "subcommand",
+             "rust-lang/miri: interprets MIR, so the crate under test is checked but never linked natively"),
+    FrontEnd("cargo tarpaulin", "subcommand", "xd009642/tarpaulin: builds the test binaries and runs them"),
+    FrontEnd("cargo zigbuild", "subcommand", "rust-cross/cargo-zigbuild: `cargo build` with zig as the linker"),
+    FrontEnd("cargo auditable", "subcommand", "rust-secure-code/cargo-auditable: wraps `cargo build`"),
+    FrontEnd("actions-rs/cargo", "action",
+             "action.yml inputs command, args, toolchain, use-cross: runs `cargo|cross [+toolchain] command args`",
+             _cargo_action),
+    FrontEnd("clechasseur/rs-cargo", "action", "maintained fork of actions-rs/cargo, same inputs", _cargo_action),
+    FrontEnd("actions-rs/clippy-check", "action", "runs `cargo [+toolchain] clippy args`",
+             lambda i: [["cargo", *_toolchain(i), "clippy", *_words(i.get("args"))]]),
+    FrontEnd("giraffate/clippy-action", "action", "runs `cargo clippy clippy_flags`",
+             lambda i: [["cargo", "clippy", *_words(i.get("clippy_flags"))]]),
+    FrontEnd("actions-rs/tarpaulin", "action", "runs `cargo tarpaulin args` (builds and runs the tests)",
+             lambda i: [["cargo", "tarpaulin", *_words(i.get("args"))]]),
+    FrontEnd("houseabsolute/actions-rust-cross", "action",
+             "inputs command (build, test or both), target, args, toolchain: runs cross or cargo", _rust_cross),
+    FrontEnd("actions-rust-lang/rustfmt", "action",
+             "composite step: `cargo fmt --all --manifest-path=<manifest-path> -- --check`", _rust_lang_rustfmt),
+    FrontEnd("actions-rust-lang/audit", "action",
+             "installs its own cargo-audit, then runs `cargo audit` (reads Cargo.lock, builds nothing of yours)",
+             _fixed("cargo", "audit")),
+    FrontEnd("actions-rust-lang/setup-rust-toolchain", "action",
+             "installs a toolchain and exports RUSTFLAGS; runs no cargo command", _fixed()),
+    FrontEnd("actions-rust-lang/", "action", "the rest of the org's actions set up tools; none builds the project",
+             _fixed()),
+    FrontEnd("sfackler/actions/rustfmt", "action", "composite step: `cargo fmt --all -- --check`",
+             _fixed("cargo", "fmt", "--all", "--", "--check")),
+    FrontEnd("taiki-e/install-action", "action",
+             "downloads prebuilt tools (cargo-hack, nextest, cross, wasm-pack, ...) and builds nothing; the "
+             "tool's later use in a run: step is the cargo run, read there", _fixed()),
+)
+
+_PROGRAMS = {f.name for f in FRONT_ENDS if f.kind == "program"}
+_ACTIONS = {f.name: f for f in FRONT_ENDS if f.kind == "action"}
+# Words that follow `cargo` (or `+toolchain`) in a command that compiles; a
+# command whose program is unknown but reads like this may be cargo.
+CARGO_SUBCOMMANDS = {
+    "build", "b", "check", "c", "test", "t", "run", "r", "bench", "doc", "d", "clippy", "rustc", "rustdoc",
+    "install", "fix", "hack", "nextest", "llvm-cov", "miri", "tarpaulin", "zigbuild", "auditable",
+}
+_WASM_TARGET = "wasm32-unknown-unknown"
+_WASM_VALUE = {"--target", "-t", "--out-dir", "-d", "--out-name", "--scope", "-s", "--mode", "-m", "--profile",
+               "--chromedriver", "--geckodriver", "--safaridriver", "--log-level", "--pkg-dir"}
+_CARGO_VALUE = {"--features", "-F", "-p", "--package", "--manifest-path", "--target-dir", "--bin", "--example",
+                "--test", "--bench", "--config", "-Z", "--exclude", "-j", "--jobs"}
+
+
+def program(argv: tuple[str, ...] | list[str]) -> str:
+    name = argv[0].rsplit("/", 1)[-1] if argv else ""
+    return name[:-4] if name.endswith(".exe") else name
+
+
+def runs_cargo(argv: tuple[str, ...] | list[str]) -> bool:
+    name = program(argv)
+    if name == "wasm-pack":
+        return len(argv) > 1 and argv[1] in ("build", "test")
+    return name in _PROGRAMS
+
+
+def may_be_cargo(argv: tuple[str, ...]) -> bool:
+    """For a command whose program is unknown: do its arguments read like cargo's?"""
+    rest = [a for a in argv[1:] if not a.startswith("+")]
+    return bool(rest) and rest[0] in CARGO_SUBCOMMANDS
+
+
+def cargo_argv(argv: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The cargo command line a front-end runs (the same line for cargo and cross)."""
+    if program(argv) != "wasm-pack" or len(argv) < 2:
+        return tuple(argv)
+    sub = argv[1]
+    release = sub == "build"
+    path: str | None = None
+    extra: list[str] = []
+    rest = list(argv[2:])
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        i += 1
+        if word == "--":
+            extra += rest[i:]
+            break
+        if word in ("--release", "-r", "--profiling"):
+            release = True
+        elif word in ("--dev", "--debug"):
+            release = False
+        elif word in _WASM_VALUE:
+            i += 1
+        elif word.split("=", 1)[0] in _CARGO_VALUE:
+            extra.append(word)
+            if "=" not in word and i < len(rest):
+                extra.append(rest[i])
+                i += 1
+        elif not word.startswith("-") and path is None:
+            path = word
+        elif word.startswith("--") and word not in _WASM_FLAGS:
+            extra.append(word)
+    head = ["cargo", "build", "--lib"] if sub == "build" else ["cargo", "test"]
+    manifest = ["--manifest-path", f"{path.rstrip('/')}/Cargo.toml"] if path else []
+    return (*head, *(["--release"] if release else []), "--target", _WASM_TARGET, *manifest, *extra)
+
+
+_WASM_FLAGS = {"--no-typescript", "--weak-refs", "--reference-types", "--no-pack", "--no-opt", "--node",
+               "--firefox", "--chrome", "--safari", "--headless", "--quiet", "--verbose"}
+
+
+def action_commands(uses: str, inputs: Inputs) -> list[list[str]]:
+    """The cargo command lines a ``uses:`` step runs, or [] for other actions."""
+    name = uses.split("@", 1)[0].strip().lower().rstrip("/")
+    entry = _ACTIONS.get(name)
+    if entry is None and name.startswith("actions-rust-lang/"):
+        entry = _ACTIONS["actions-rust-lang/"]
+    if entry is None or entry.commands is None:
+        return []
+    return entry.commands(inputs)

@@ -1,0 +1,190 @@
+"""Commands that run other code: scripts by path, ``source``, ``bash -c`` and
+here-documents fed to bash, ``make``, and shell functions.
+
+A script runs in a child shell that sees only exported variables and the
+command's own prefix assignments; ``source`` runs it in the caller's shell.
+Each is followed at most ``interp.MAX_DEPTH`` calls deep.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import TYPE_CHECKING
+
+from linkgate.workflows.shell.state import WORKSPACE, Frame, State, clean
+from linkgate.workflows.shell.words import Val, Value
+
+if TYPE_CHECKING:
+    from linkgate.workflows.shell.interp import Evaluator
+
+# An autoconf `configure` script runs a C toolchain, never cargo; it is often
+# generated in CI, so its absence from the repository is no news.
+_GENERATED_SCRIPTS = {"configure", "config.status", "autogen.sh", "bootstrap"}
+
+
+def run_script(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
+               source: bool, offset: int = 0, prefix: dict[str, Value] | None = None) -> list[State]:
+    """Run ``fields[offset]`` as a script with the rest as its arguments."""
+    path = fields[offset]
+    hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
+    rel = script_rel(ev, path.text, st) if path.known else None
+    text = ev.host.read_script(rel) if ev.host is not None and rel is not None else None
+    if text is None:
+        base = posixpath.basename(path.text)
+        # `./example` with no shell suffix, run directly, is most often a
+        # program the build just made, not a script that went missing.
+        named_as_script = offset > 0 or base.endswith((".sh", ".bash"))
+        if base not in _GENERATED_SCRIPTS and named_as_script:
+            where = rel or path.text
+            cause = f"script {where}"
+            message = (f"script {where} is not in the repository; not followed" if rel and path.known
+                       else f"script `{path.text}` cannot be located; not followed")
+            ev.problem(frame.file, line, cause, message, True)
+        capture_fails(ev)
+        ev.emit(fields, st, frame, line, {})
+        st.status = "assumed"
+        return [st]
+    assert rel is not None
+    if frame.depth >= _max_depth():
+        ev.problem(frame.file, line, "call depth", f"calls nest deeper than {_max_depth()}; `{hop}` not followed", True)
+        return [st]
+    child_frame = Frame(rel, 1, frame.via + (hop,), "", frame.depth + 1)
+    args = tuple(fields[offset + 1 :])
+    if source:
+        saved = st.args
+        if args:
+            st.args = args
+        ends = ev.run_text(text, child_frame, st)
+        for s in ends:
+            s.args = saved
+            if s.stop == "return":
+                s.stop = None
+        return ends
+    child = ev.new_shell(child_env(st, prefix), st.cwd, st.cwd_unknown, st.conds)
+    child.args, child.arg0 = args, path
+    child.vars["BASH_SOURCE"] = (path,)
+    ev.run_text(text, child_frame, child)
+    capture_fails(ev)
+    st.status = "assumed"
+    return [st]
+
+
+def run_shell(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
+           heredoc: tuple[str, bool] | None, prefix: dict[str, Value]) -> list[State]:
+    i = 1
+    while i < len(fields) and fields[i].known and fields[i].text[:1] in ("-", "+"):
+        flag = fields[i].text
+        if flag in ("-c",) and i + 1 < len(fields):
+            body = fields[i + 1]
+            if not body.known:
+                break
+            child = ev.new_shell(child_env(st, prefix), st.cwd, st.cwd_unknown, st.conds)
+            child.args = tuple(fields[i + 3 :])
+            ev.run_text(body.text, Frame(frame.file, line, frame.via, frame.suffix, frame.depth + 1), child)
+            st.status = "assumed"
+            return [st]
+        i += 2 if flag in ("-o", "+o", "-O", "+O") else 1
+    if i < len(fields) and fields[i].known and fields[i].text not in ("-s", "-"):
+        return run_script(ev, fields, st, frame, line, source=False, offset=i, prefix=prefix)
+    if heredoc is not None and i >= len(fields):
+        text, expands = heredoc
+        # An unquoted here-document is expanded by the calling shell first, so
+        # all its variables, exported or not, reach the text.
+        env = {**st.vars, **prefix} if expands else child_env(st, prefix)
+        child = ev.new_shell(env, st.cwd, st.cwd_unknown, st.conds)
+        ev.run_text(text, Frame(frame.file, line + 1, frame.via, frame.suffix, frame.depth + 1), child)
+        st.status = "assumed"
+        return [st]
+    capture_fails(ev)
+    ev.emit(fields, st, frame, line, {})
+    st.status = "assumed"
+    return [st]
+
+
+def run_make(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
+          prefix: dict[str, Value]) -> list[State]:
+    capture_fails(ev)
+    st.status = "assumed"
+    if ev.host is None or st.cwd_unknown:
+        ev.emit(fields, st, frame, line, {})
+        return [st]
+    top = ev.make_seen is None
+    if top:
+        ev.make_seen = set()
+    assert ev.make_seen is not None
+    argv = tuple(f.text for f in fields)
+    hop = f"{frame.file}:{line} {' '.join(argv)}"
+    try:
+        texts = {k: v.text for k, v in child_env(st, prefix).items() if isinstance(v, Val)}
+        recipes, problems = ev.host.make_recipes(argv, st.cwd, texts, ev.make_seen)
+        for message, cargo in problems:
+            ev.problem(frame.file, line, message, message, cargo)
+        if frame.depth >= _max_depth():
+            return [st]
+        env = child_env(st, prefix)
+        for r in recipes:
+            child = ev.new_shell(env, r.cwd, False, st.conds)
+            ev.run_text(r.text, Frame(r.file, r.line, frame.via + (hop,), f" ({r.goal})", frame.depth + 1), child)
+    finally:
+        if top:
+            ev.make_seen = None
+    return [st]
+
+
+def child_env(st: State, prefix: dict[str, Value] | None) -> dict[str, Value]:
+    """What a child process sees: exported variables and the command's own prefix."""
+    env: dict[str, Value] = {k: st.vars[k] for k in st.exported if k in st.vars}
+    env.update(prefix or {})
+    return env
+
+
+def call_function(ev: Evaluator, name: str, fields: list[Val], st: State, frame: Frame,
+                   line: int) -> list[State]:
+    body, home = st.funcs[name]
+    if frame.depth >= _max_depth():
+        ev.problem(frame.file, line, "call depth", f"calls nest deeper than {_max_depth()}; `{name}` not followed",
+                   True)
+        return [st]
+    hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
+    saved = st.args
+    st.args = tuple(fields[1:])
+    st.locals.append({})
+    ends = ev.exec(body, st, Frame(home.file, home.base, frame.via + (hop,), home.suffix, frame.depth + 1))
+    for s in ends:
+        for var, old in (s.locals.pop() if s.locals else {}).items():
+            if old is None:
+                s.vars.pop(var, None)
+            else:
+                s.vars[var] = old
+        s.args = saved
+        if s.stop == "return":
+            s.stop = None
+    return ends
+
+
+def script_rel(ev: Evaluator, name: str, st: State) -> str | None:
+    """The repository path of a script run by path, if *name* is one."""
+    if name.startswith(WORKSPACE + "/"):
+        rel = name[len(WORKSPACE) + 1 :]
+    elif "/" not in name or name.startswith(("/", "~")) or st.cwd_unknown:
+        return None
+    else:
+        rel = clean(posixpath.join(st.cwd, name))
+    if rel.startswith("..") or rel.startswith("/"):
+        return None
+    if name.endswith((".sh", ".bash")) or name.startswith("./"):
+        return rel
+    text = ev.host.read_script(rel) if ev.host is not None else None
+    first = text.split("\n", 1)[0] if text else ""
+    return rel if first.startswith("#!") and ("sh" in first.rsplit("/", 1)[-1]) else None
+
+
+def capture_fails(ev: Evaluator) -> None:
+    if ev.capture:
+        ev.capture[-1] = None
+
+
+def _max_depth() -> int:
+    from linkgate.workflows.shell.interp import MAX_DEPTH
+
+    return MAX_DEPTH

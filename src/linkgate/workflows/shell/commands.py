@@ -1,0 +1,308 @@
+"""Simple commands: assignments, builtins that change the shell (``cd``,
+``shift``, ``set``, ``export``, ``read``, ``eval``, ``test``), and wrappers
+(``env``, ``sudo``, ``time``, ``timeout``, ``docker run``, ...) stripped down
+to the command they run. Commands that run other code are in ``calls``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from linkgate.workflows.shell import calls
+from linkgate.workflows.shell.conditions import evaluate_test, from_words
+from linkgate.workflows.shell.state import WORKSPACE, Frame, State
+from linkgate.workflows.shell.syntax import Assign, Command, Decl, Lit, Param, Word
+from linkgate.workflows.shell.words import EMPTY, Scope, Val, Value, expand_joined, expand_word, join, unknown
+
+if TYPE_CHECKING:
+    from linkgate.workflows.shell.interp import Evaluator
+
+_SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
+# Wrappers and the options of theirs that take a value.
+_WRAPPERS: dict[str, set[str]] = {
+    "sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U"},
+    "time": {"-f", "-o"}, "nice": {"-n"}, "nohup": set(), "exec": {"-a"}, "command": set(), "builtin": set(),
+    "stdbuf": {"-i", "-o", "-e"}, "xvfb-run": {"-n", "-s", "-e", "-f", "-p", "--server-num", "--error-file"},
+    "timeout": {"-s", "-k", "--signal", "--kill-after"},
+}
+# Their output is known when their arguments are, so `$(dirname "$0")` is.
+_PURE = {"echo", "printf", "pwd", "dirname", "basename"}
+_QUIET = {"true", ":", "false", "set", "shopt", "trap", "alias", "umask", "ulimit", "wait", "hash", "type",
+          "read", "mapfile", "readarray", "getopts", "let", "enable", "complete", "disown", "jobs", "echo",
+          "printf", "pwd", "dirname", "basename"}
+def run_command(ev: Evaluator, cmd: Command, st: State, frame: Frame) -> list[State]:
+    scope = ev.scope(st, frame)
+    prefix: dict[str, Value] = {}
+    for a in cmd.assigns:
+        prefix[a.name] = _assigned(a, st, scope)
+    fields: list[Val] = []
+    rows: list[int] = []
+    for i, word in enumerate(cmd.words):
+        found = expand_word(word, scope)
+        fields += found
+        rows += [cmd.rows[i] if i < len(cmd.rows) else cmd.row] * len(found)
+    if not fields:
+        for name, value in prefix.items():
+            st.set(name, value)
+        st.status = "true"
+        return [st]
+    if cmd.output is not None and fields[0].text == "echo" and _to_github_env(ev, cmd.output, st, frame):
+        # `echo "K=V" >> $GITHUB_ENV`: later steps of the job see K (only
+        # when known and written on every path).
+        key, eq, setting = join([f for f in fields[1:] if f.text not in ("-n", "-e", "-E")]).text.partition("=")
+        if eq and not st.conds and all(f.known for f in fields):
+            ev.github_env[key] = setting
+        return [st]
+    heredoc = (cmd.heredoc, cmd.heredoc_expands) if cmd.heredoc is not None else None
+    return dispatch(ev, fields, rows, prefix, st, frame, heredoc)
+
+
+def _to_github_env(ev: Evaluator, output: Word, st: State, frame: Frame) -> bool:
+    return len(output) == 1 and isinstance(output[0], Param) and output[0].name == "GITHUB_ENV" \
+        and st.vars.get("GITHUB_ENV") is None
+
+
+def dispatch(ev: Evaluator, fields: list[Val], rows: list[int], prefix: dict[str, Value], st: State, frame: Frame,
+             heredoc: tuple[str, bool] | None = None) -> list[State]:
+    """Run *fields*; *rows* gives each field's row, and the program's row is the command's line."""
+    fields = _unwrap(fields, prefix)
+    if not fields:
+        st.status = "assumed"
+        return [st]
+    rows = rows[len(rows) - len(fields) :]  # wrappers are stripped from the front
+    line = frame.line(rows[0])
+    head = fields[0]
+    st_status = "assumed"
+    if not head.known:
+        calls.capture_fails(ev)
+        ev.emit(fields, st, frame, line, prefix)
+        st.status = st_status
+        return [st]
+    name = head.text
+    args = fields[1:]
+    if name in st.funcs:
+        return calls.call_function(ev, name, fields, st, frame, line)
+    builtin = _builtin(ev, name, args, st, frame, line)
+    if builtin is not None:
+        return builtin
+    if name in _SHELLS:
+        return calls.run_shell(ev, fields, st, frame, line, heredoc, prefix)
+    if posixpath.basename(name) in ("make", "gmake"):
+        return calls.run_make(ev, fields, st, frame, line, prefix)
+    script = calls.script_rel(ev, name, st)
+    if script is not None:
+        return calls.run_script(ev, fields, st, frame, line, source=False, prefix=prefix)
+    if name == "rustup" and len(args) >= 3 and args[0].text == "run" and args[2].known:
+        # `rustup run TOOLCHAIN cargo ...` is `cargo +TOOLCHAIN ...`.
+        rest = [args[2], Val(f"+{args[1].text}", args[1].causes), *args[3:]]
+        return dispatch(ev, rest, [rows[3], *rows[2:3], *rows[4:]], prefix, st, frame)
+    calls.capture_fails(ev)
+    ev.emit(fields, st, frame, line, prefix)
+    st.status = st_status
+    return [st]
+
+
+def declare(ev: Evaluator, decl: Decl, st: State, frame: Frame) -> None:
+    scope = ev.scope(st, frame)
+    export = decl.kind == "export" or any("x" in f for f in decl.flags if f.startswith("-"))
+    if any(f.startswith("-") and "f" in f for f in decl.flags):
+        return  # `export -f`, `declare -f`: functions, not variables
+    local = decl.kind in ("local", "declare", "typeset") and bool(st.locals) and "-g" not in decl.flags
+    for item in decl.items:
+        if local and item.name not in st.locals[-1]:
+            st.locals[-1][item.name] = st.vars.get(item.name)
+        if item.value is None and item.array is None:
+            if local:
+                st.vars.pop(item.name, None)
+            if export:
+                st.exported.add(item.name)
+            continue
+        st.set(item.name, _assigned(item, st, scope), export=export)
+    st.status = "true"
+
+
+def _builtin(ev: Evaluator, name: str, args: list[Val], st: State, frame: Frame, line: int) -> list[State] | None:
+    st.status = "true"
+    if name in ("cd", "pushd", "popd"):
+        if name == "popd":
+            if st.stack:
+                st.cwd, st.cwd_unknown = st.stack.pop()
+            else:
+                st.cwd_unknown = True
+            return [st]
+        if name == "pushd":
+            st.stack.append((st.cwd, st.cwd_unknown))
+        targets = [a for a in args if not (a.known and a.text.startswith("-") and a.text != "-")]
+        st.chdir(targets[0] if targets else unknown("~"))
+        return [st]
+    if name in ("source", "."):
+        return calls.run_script(ev, [Val(name), *args], st, frame, line, source=True, offset=1) if args else [st]
+    if name == "eval":
+        text = join(args)
+        if not text.known:
+            calls.capture_fails(ev)
+            ev.emit([Val("eval"), *args], st, frame, line, {})
+            return [st]
+        return ev.run_text(text.text, Frame(frame.file, line, frame.via, frame.suffix, frame.depth + 1), st)
+    if name == "shift":
+        n = int(args[0].text) if args and args[0].known and args[0].text.isdigit() else 1
+        st.args = st.args[n:]
+        return [st]
+    if name == "set":
+        _set(args, st)
+        return [st]
+    if name in ("exit", "return", "break", "continue"):
+        st.stop = name
+        return [st]
+    if name in ("test", "["):
+        items = args[:-1] if name == "[" and args and args[-1].text == "]" else args
+        decided = None
+        if all(a.known for a in items):
+            decided = evaluate_test(from_words([(Lit(a.text, False),) for a in items]), False, ev.scope(st, frame))
+        st.status = "unknown" if decided is None else ("true" if decided else "false")
+        return [st]
+    if name == "false":
+        st.status = "false"
+        return [st]
+    if name in ("read", "mapfile", "readarray", "getopts"):
+        for a in args:
+            if a.known and not a.text.startswith("-"):
+                st.set(a.text, unknown(f"${a.text}"))
+        st.status = "unknown"
+        return [st]
+    if name in ("export", "local", "readonly", "declare", "typeset"):
+        for a in args:
+            key, eq, value = a.text.partition("=")
+            if eq:
+                st.set(key, Val(value, a.causes), export=name == "export")
+            elif name == "export":
+                st.exported.add(key)
+        return [st]
+    if name in _PURE and ev.capture and ev.capture[-1] is not None:
+        _capture(ev, name, args, st)
+        return [st]
+    if name in _QUIET:
+        return [st]
+    return None
+
+
+def _unwrap(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
+    while fields and fields[0].known:
+        head = fields[0].text
+        if head == "env":
+            fields = fields[1:]
+            while fields and fields[0].known and (fields[0].text.startswith("-") or "=" in fields[0].text):
+                text = fields[0].text
+                if text in ("-u", "--unset", "-C", "--chdir", "-S") and len(fields) > 1:
+                    fields = fields[2:]
+                    continue
+                if "=" in text and not text.startswith("-"):
+                    key, _, value = text.partition("=")
+                    prefix[key] = Val(value, fields[0].causes)
+                fields = fields[1:]
+        elif head in ("docker", "podman") and len(fields) > 2 and fields[1].text in ("run", "exec"):
+            fields = _container(fields, prefix)
+        elif head in _WRAPPERS:
+            if head == "command" and len(fields) > 1 and fields[1].text in ("-v", "-V"):
+                return []
+            takes = _WRAPPERS[head]
+            fields = fields[1:]
+            while fields and fields[0].known and fields[0].text.startswith("-"):
+                fields = fields[2:] if fields[0].text in takes else fields[1:]
+            while head == "sudo" and fields and fields[0].known and "=" in fields[0].text:
+                key, _, value = fields[0].text.partition("=")
+                prefix[key] = Val(value)
+                fields = fields[1:]
+            if head == "timeout" and fields:
+                fields = fields[1:]  # the duration
+        else:
+            break
+    return fields
+
+
+def _container(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
+    """``docker run [opts] IMAGE CMD...``: the command, with ``-e`` variables.
+
+    CI mounts the checkout and works in it, so the directory is kept."""
+    rest = fields[2:]
+    while rest and rest[0].known and rest[0].text.startswith("-"):
+        flag, eq, value = rest[0].text.partition("=")
+        takes = flag in _CONTAINER_VALUE and not eq
+        if flag in ("-e", "--env") and (eq or len(rest) > 1):
+            setting = Val(value, rest[0].causes) if eq else rest[1]
+            key, has, text = setting.text.partition("=")
+            if has:
+                prefix[key] = Val(text, setting.causes)
+        rest = rest[2:] if takes else rest[1:]
+    return rest[1:] if rest else []  # the image (or, for exec, the container) goes
+
+
+_CONTAINER_VALUE = {"-e", "--env", "-w", "--workdir", "-v", "--volume", "--name", "-u", "--user", "--entrypoint",
+                    "--platform", "--network", "--mount", "-p", "--publish", "--env-file", "-h", "--hostname",
+                    "--cpus", "-m", "--memory", "--security-opt", "--cap-add", "--device", "--shm-size", "-l",
+                    "--label", "--ulimit", "--add-host", "--tmpfs", "--pull"}
+
+
+def _set(args: Sequence[Val], st: State) -> None:
+    i = 0
+    while i < len(args):
+        text = args[i].text
+        if text == "--":
+            st.args = tuple(args[i + 1 :])
+            return
+        if text[:1] in ("-", "+") and text[1:].endswith("o") and not text.startswith("--"):
+            i += 2  # `set -o pipefail`, `set -euo pipefail`: an option name, not a parameter
+            continue
+        if text.startswith("-") and "a" in text[1:]:
+            st.allexport = True
+        elif text.startswith("+") and "a" in text[1:]:
+            st.allexport = False
+        elif not text.startswith(("-", "+")):
+            st.args = tuple(args[i:])
+            return
+        i += 1
+
+
+def _assigned(a: Assign, st: State, scope: Scope) -> Value:
+    if a.array is not None:
+        items = tuple(f for w in a.array for f in expand_word(w, scope))
+        if a.append:
+            old = st.vars.get(a.name)
+            prior = old if isinstance(old, tuple) else ((old,) if isinstance(old, Val) else ())
+            return prior + items
+        return items
+    value = expand_joined(a.value, scope) if a.value is not None else EMPTY
+    if a.append:
+        old = st.vars.get(a.name)
+        if isinstance(old, tuple):
+            return old + (value,)
+        base = old if isinstance(old, Val) else EMPTY
+        return Val(base.text + value.text, base.causes + value.causes)
+    return value
+
+
+def _capture(ev: Evaluator, name: str, args: list[Val], st: State) -> None:
+    out = ev.capture[-1]
+    assert out is not None
+    if not all(a.known for a in args):
+        ev.capture[-1] = None
+        return
+    texts = [a.text for a in args]
+    if name == "pwd":
+        out.append((WORKSPACE + "/" + st.cwd if st.cwd else WORKSPACE) + "\n")
+        if st.cwd_unknown:
+            ev.capture[-1] = None
+    elif name == "dirname" and texts:
+        out.append((posixpath.dirname(texts[-1].rstrip("/")) or ".") + "\n")
+    elif name == "basename" and texts:
+        out.append(posixpath.basename(texts[0].rstrip("/")) + "\n")
+    elif name == "echo":
+        flags = [t for t in texts if t in ("-n", "-e", "-E")]
+        words = texts[len(flags):]
+        out.append(" ".join(words) + ("" if "-n" in flags else "\n"))
+    elif name == "printf" and len(texts) == 2 and texts[0] in ("%s", "%s\n"):
+        out.append(texts[1] + ("\n" if texts[0] == "%s\n" else ""))
+    else:
+        ev.capture[-1] = None

@@ -1,0 +1,165 @@
+"""Control flow over paths: ``&&``/``||``, ``if``/``elif``, ``case``, ``for``
+and loops. A condition decided from known values takes one branch; an
+undecided one forks the path, each fork noting what it assumed. A command is
+assumed to succeed for ``&&`` (a green run is what the audit describes) but
+not for ``||``, ``if`` or ``case``, whose other branches stay alternatives.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from linkgate.workflows.shell.state import Frame, State, merge
+from linkgate.workflows.shell.syntax import AndOr, Case, For, If, Loop, Not, Pipeline, Seq, Stmt, Subshell, Word, \
+    word_text, FuncDef
+from linkgate.workflows.shell.words import Scope, Val, expand_joined, expand_pattern, expand_word, join, unknown
+
+if TYPE_CHECKING:
+    from linkgate.workflows.shell.interp import Evaluator
+
+MAX_LOOP = 64
+
+
+def and_or(ev: Evaluator, stmt: AndOr, st: State, frame: Frame) -> list[State]:
+    out: list[State] = []
+    for s in ev.exec(stmt.left, st, frame):
+        if s.stop:
+            out.append(s)
+            continue
+        if stmt.op == "&&":
+            go = {"true": True, "assumed": True, "false": False}.get(s.status)
+        else:
+            go = {"true": False, "false": True}.get(s.status)
+        if go is True:
+            out.extend(ev.exec(stmt.right, s, frame))
+        elif go is False:
+            out.append(s)
+        else:
+            where = f"{frame.file}:{frame.line(_row(stmt.left))} `{stmt.op}`"
+            out.extend(ev.exec(stmt.right, s.fork(f"{where} right side runs"), frame))
+            skipped = s.fork(f"{where} right side skipped")
+            skipped.status = "false" if stmt.op == "&&" else "true"
+            out.append(skipped)
+    return out
+
+def if_(ev: Evaluator, stmt: If, i: int, st: State, frame: Frame) -> list[State]:
+    if i == len(stmt.clauses):
+        if stmt.orelse is not None:
+            return ev.exec(stmt.orelse, st, frame)
+        st.status = "true"
+        return [st]
+    cond, body = stmt.clauses[i]
+    out: list[State] = []
+    for s in ev.exec(cond, st, frame):
+        if s.stop:
+            out.append(s)
+            continue
+        taken = {"true": True, "false": False}.get(s.status)
+        if taken is True:
+            out.extend(ev.exec(body, s, frame))
+        elif taken is False:
+            out.extend(if_(ev, stmt, i + 1, s, frame))
+        else:
+            where = f"{frame.file}:{frame.line(_row(cond))} {'if' if i == 0 else 'elif'}"
+            out.extend(ev.exec(body, s.fork(f"{where} taken"), frame))
+            out.extend(if_(ev, stmt, i + 1, s.fork(f"{where} not taken"), frame))
+    return out
+
+def case_(ev: Evaluator, stmt: Case, st: State, frame: Frame) -> list[State]:
+    value = expand_joined(stmt.value, ev.scope(st, frame))
+    texts = [v.text for v in ev.exprs]
+    where = f"{frame.file}:{frame.line(stmt.row)} case {word_text(stmt.value, texts)}"
+    out: list[State] = []
+    pending = [st]
+    for item in stmt.items:
+        label = "|".join(word_text(p, texts) for p in item.patterns)
+        waiting: list[State] = []
+        for s in pending:
+            matched = _case_match(item.patterns, value, ev.scope(s, frame))
+            if matched is True:
+                out.extend(ev.exec(item.body, s, frame))
+            elif matched is False:
+                waiting.append(s)
+            else:
+                out.extend(ev.exec(item.body, s.fork(f"{where} matches {label}"), frame))
+                waiting.append(s.fork(f"{where} does not match {label}"))
+        pending = waiting
+    for s in pending:
+        s.status = "true"
+    return merge(out + pending)
+
+def for_(ev: Evaluator, stmt: For, st: State, frame: Frame) -> list[State]:
+    scope = ev.scope(st, frame)
+    if stmt.values is None:
+        fields = list(st.args)
+    else:
+        fields = [f for w in stmt.values for f in expand_word(w, scope)]
+    known = [f for f in fields if f.known]
+    rest = [f for f in fields if not f.known] + known[MAX_LOOP:]
+    active = [st]
+    done: list[State] = []
+    for value in known[:MAX_LOOP]:
+        for s in active:
+            s.set(stmt.var, value)
+        ended = ev.run(stmt.body, active, frame)
+        active = [s for s in ended if not s.stop or s.stop == "continue"]
+        done += [s for s in ended if s.stop and s.stop != "continue"]
+        for s in active:
+            s.stop = None
+        if not active:
+            break
+    if rest and active:
+        where = f"{frame.file}:{frame.line(stmt.row)} for {stmt.var} over values not known"
+        extra = [s.fork(where) for s in active]
+        for s in extra:
+            s.set(stmt.var, join(rest) if len(rest) == 1 else unknown(f"${stmt.var}"))
+        active = active + ev.run(stmt.body, extra, frame)
+    return merge(_end_loop(active + done))
+
+
+def loop(ev: Evaluator, stmt: Loop, st: State, frame: Frame) -> list[State]:
+    """``while``/``until``/C-style ``for``: the body may run any number of times."""
+    states = ev.exec(stmt.cond, st, frame) if stmt.cond.items else [st]
+    where = f"{frame.file}:{frame.line(stmt.row)} loop body"
+    body = ev.run(stmt.body, [s.fork(where) for s in states if not s.stop], frame)
+    return merge(states + _end_loop(body))
+
+
+def _case_match(patterns: Sequence[Word], value: Val, scope: Scope) -> bool | None:
+    undecided = False
+    for pattern in patterns:
+        regex = expand_pattern(pattern, scope)
+        if regex is None:
+            undecided = True
+        elif regex == ".*":
+            return True
+        elif value.known and re.fullmatch(regex, value.text, re.S):
+            return True
+        elif not value.known:
+            undecided = True
+    return None if undecided else False
+
+
+def _end_loop(states: list[State]) -> list[State]:
+    for s in states:
+        if s.stop in ("break", "continue"):
+            s.stop = None
+    return states
+
+
+def _row(stmt: Stmt) -> int:
+    if hasattr(stmt, "row"):
+        return int(stmt.row)
+    if isinstance(stmt, Seq):
+        return _row(stmt.items[0]) if stmt.items else 0
+    if isinstance(stmt, AndOr):
+        return _row(stmt.left)
+    if isinstance(stmt, (Not, FuncDef)):
+        return _row(stmt.body)
+    if isinstance(stmt, Pipeline):
+        return _row(stmt.items[0]) if stmt.items else 0
+    if isinstance(stmt, Subshell):
+        return _row(stmt.body)
+    return 0

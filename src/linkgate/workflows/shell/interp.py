@@ -1,0 +1,227 @@
+"""Run a parsed script abstractly: no program is executed, every command is recorded.
+
+Statements are evaluated over a list of paths (``state.State``). A condition
+decided from known values takes its branch; an undecided one forks the path,
+each fork noting the condition it assumed. A command that ran is assumed to
+succeed for ``&&`` (a green CI run is what the audit describes) but not for
+``||`` or ``if``, whose other side is kept as a conditional alternative.
+
+Bounds: ``MAX_STEPS`` statements per evaluation, ``MAX_DEPTH`` nested calls
+(functions, scripts, make), ``control.MAX_LOOP`` iterations of a literal ``for``,
+and ``state.MAX_PATHS`` live paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from linkgate.workflows.shell import commands, control
+from linkgate.workflows.shell.conditions import evaluate_test
+from linkgate.workflows.shell.names import assigned_names
+from linkgate.workflows.shell.parse import parse_script
+from linkgate.workflows.shell.state import (
+    WORKSPACE, Frame, Recipe, ShellCommand, ShellProblem, State, merge,
+)
+from linkgate.workflows.shell.syntax import (
+    AndOr, Broken, Case, Command, Decl, For, FuncDef, If, Loop, Not, Pipeline, Seq, Stmt, Subshell, Subst,
+    Test, Unset,
+)
+from linkgate.workflows.shell.words import Val, Value, unknown
+
+MAX_STEPS = 20_000
+MAX_DEPTH = 8
+
+
+class Host(Protocol):
+    """The repository around the script: files to read, Makefiles to walk."""
+
+    def read_script(self, rel: str) -> str | None: ...
+
+    def make_recipes(
+        self, argv: tuple[str, ...], cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]]
+    ) -> tuple[list[Recipe], list[tuple[str, bool]]]: ...
+
+
+class Evaluator:
+    def __init__(self, host: Host | None = None, exprs: Sequence[Val] = ()) -> None:
+        self.host = host
+        self.exprs = exprs
+        self.commands: list[ShellCommand] = []
+        self.problems: list[ShellProblem] = []
+        self.assigned: set[str] = set()
+        self.steps = 0
+        self.make_seen: set[tuple[str, str]] | None = None
+        self.capture: list[list[str] | None] = []
+        self._index: dict[tuple[Any, ...], int] = {}
+        self._problem_set: set[ShellProblem] = set()
+        self.github_env: dict[str, str] = {}
+
+    # --- entry points -----------------------------------------------------
+
+    def run_text(self, text: str, frame: Frame, state: State) -> list[State]:
+        seq = parse_script(text)
+        self.assigned |= assigned_names(seq)
+        return self.run(seq, [state], frame)
+
+    def new_shell(self, env: Mapping[str, str] | Mapping[str, Value], cwd: str, cwd_unknown: bool,
+                  conds: tuple[str, ...] = ()) -> State:
+        values: dict[str, Value] = {k: (Val(v) if isinstance(v, str) else v) for k, v in env.items()}
+        values.setdefault("GITHUB_WORKSPACE", Val(WORKSPACE))
+        return State(values, set(values), cwd, cwd_unknown, conds=conds)
+
+    # --- reporting --------------------------------------------------------
+
+    def emit(self, argv: Sequence[Val], st: State, frame: Frame, line: int, prefix: Mapping[str, Value]) -> None:
+        causes = [c for v in argv for c in v.causes]
+        if st.cwd_unknown:
+            causes.append("cd to an unknown directory")
+        env = st.env()
+        env.update({k: v.text for k, v in prefix.items() if isinstance(v, Val)})
+        via = frame.via + (f"{frame.file}:{line}{frame.suffix}",) if frame.via else ()
+        cmd = ShellCommand(tuple(v.text for v in argv), frame.file, line, st.cwd, st.cwd_unknown, env,
+                           tuple(dict.fromkeys(causes)), st.conds, via)
+        key = (cmd.file, cmd.line, cmd.argv, cmd.cwd, cmd.cwd_unknown, tuple(sorted(env.items())), via)
+        seen = self._index.get(key)
+        if seen is None:
+            self._index[key] = len(self.commands)
+            self.commands.append(cmd)
+            return
+        old = self.commands[seen]
+        keep = tuple(c for c in old.conditions if c in set(cmd.conditions))
+        if keep != old.conditions:
+            self.commands[seen] = ShellCommand(old.argv, old.file, old.line, old.cwd, old.cwd_unknown, old.env,
+                                               old.unknown, keep, old.via)
+
+    def problem(self, file: str, line: int, cause: str, message: str, cargo: bool) -> None:
+        found = ShellProblem(file, line, cause, message, cargo)
+        if found not in self._problem_set:
+            self._problem_set.add(found)
+            self.problems.append(found)
+
+    def scope(self, st: State, frame: Frame) -> _Scope:
+        return _Scope(self, st, frame)
+
+    # --- statements -------------------------------------------------------
+
+    def run(self, stmt: Stmt, states: list[State], frame: Frame) -> list[State]:
+        out: list[State] = []
+        for st in states:
+            if st.stop:
+                out.append(st)
+            else:
+                out.extend(self.exec(stmt, st, frame))
+        return merge(out)
+
+    def exec(self, stmt: Stmt, st: State, frame: Frame) -> list[State]:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            if self.steps == MAX_STEPS + 1:
+                self.problem(frame.file, frame.line(0), "too complex",
+                             f"evaluation stopped after {MAX_STEPS} statements", True)
+            st.stop = "exit"
+            return [st]
+        if isinstance(stmt, Command):
+            return commands.run_command(self, stmt, st, frame)
+        if isinstance(stmt, Seq):
+            states = [st]
+            for item in stmt.items:
+                states = self.run(item, states, frame)
+                if all(s.stop for s in states):
+                    break
+            return states
+        if isinstance(stmt, AndOr):
+            return control.and_or(self, stmt, st, frame)
+        if isinstance(stmt, Not):
+            out = self.exec(stmt.body, st, frame)
+            for s in out:
+                s.status = {"true": "false", "false": "true"}.get(s.status, "unknown")
+            return out
+        if isinstance(stmt, (Pipeline, Subshell)):
+            items = stmt.items if isinstance(stmt, Pipeline) else (stmt.body,)
+            statuses = set()
+            for item in items:
+                # Each side of a pipe, like ( ... ), runs in a subshell: cd and
+                # assignments there do not reach the caller.
+                ends = self.exec(item, st.copy(), frame)
+                statuses = {s.status for s in ends}
+            st.status = statuses.pop() if len(statuses) == 1 else "unknown"
+            return [st]
+        if isinstance(stmt, If):
+            return control.if_(self, stmt, 0, st, frame)
+        if isinstance(stmt, Case):
+            return control.case_(self, stmt, st, frame)
+        if isinstance(stmt, For):
+            return control.for_(self, stmt, st, frame)
+        if isinstance(stmt, Loop):
+            return control.loop(self, stmt, st, frame)
+        if isinstance(stmt, FuncDef):
+            st.funcs[stmt.name] = (stmt.body, frame)
+            st.status = "true"
+            return [st]
+        if isinstance(stmt, Test):
+            decided = evaluate_test(stmt.tokens, stmt.double, self.scope(st, frame))
+            st.status = "unknown" if decided is None else ("true" if decided else "false")
+            return [st]
+        if isinstance(stmt, Decl):
+            commands.declare(self, stmt, st, frame)
+            return [st]
+        if isinstance(stmt, Unset):
+            for name in stmt.names:
+                st.vars.pop(name, None)
+                st.funcs.pop(name, None)
+            return [st]
+        if isinstance(stmt, Broken):
+            found = [stmt.text.find(w) for w in ("cargo", "cross", "wasm-pack") if w in stmt.text]
+            if found:
+                line = frame.line(stmt.row + stmt.text[: min(found)].count("\n"))
+                self.problem(frame.file, line, "unparsable shell",
+                             f"cannot parse the shell at {frame.file}:{line}; a cargo command there is not read", True)
+            return [st]
+        return [st]
+
+    def run_subst(self, part: Subst, st: State, frame: Frame) -> Val:
+        """Run the body for what it calls; its output is known only for a few
+        pure commands (``pwd``, ``dirname``, ``basename``, ``echo``)."""
+        self.capture.append([])
+        self.run(part.body, [st.copy()], frame)
+        out = self.capture.pop()
+        if out is None:
+            return unknown(part.text)
+        return Val("".join(out).rstrip("\n"))
+
+
+class _Scope:
+    def __init__(self, ev: Evaluator, st: State, frame: Frame) -> None:
+        self.ev, self.st, self.frame = ev, st, frame
+
+    def lookup(self, name: str) -> Value | None:
+        return self.st.vars.get(name)
+
+    def outside(self, name: str) -> bool:
+        return name not in self.ev.assigned
+
+    def positional(self) -> tuple[Val, ...]:
+        return self.st.args
+
+    def arg0(self) -> Val:
+        return self.st.arg0
+
+    def assign(self, name: str, value: Val) -> None:
+        self.st.set(name, value)
+
+    def expr(self, index: int) -> Val:
+        return self.ev.exprs[index] if index < len(self.ev.exprs) else unknown("${{ ... }}")
+
+    def subst(self, part: Subst) -> Val:
+        return self.ev.run_subst(part, self.st, self.frame)
+
+
+def evaluate(text: str, file: str, first_line: int = 1, env: Mapping[str, str] | None = None, cwd: str = "",
+             host: Host | None = None, exprs: Sequence[Val] = (), args: Sequence[Val] = ()) -> Evaluator:
+    """Evaluate one script; its commands and problems are on the returned evaluator."""
+    ev = Evaluator(host, exprs)
+    state = ev.new_shell(env or {}, cwd, False)
+    state.args = tuple(args)
+    ev.run_text(text, Frame(file, first_line), state)
+    return ev
