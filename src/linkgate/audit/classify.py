@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from linkgate.audit import manifests
+from linkgate.cargo import manifests
 from linkgate.audit.model import COMPILED_ONLY, EXERCISE, Classified
 from linkgate.workflows.cargoargs import CargoCall, parse
 from linkgate.workflows.features import FeatureSet, feature_sets

@@ -224,7 +224,7 @@ def _build_of(repo: Path, c: Classified) -> _Build | None:
     if call.manifest_path:
         manifest = repo / posixpath.normpath(posixpath.join(c.inv.cwd, call.manifest_path))
     else:
-        from linkgate.audit.manifests import nearest
+        from linkgate.cargo.manifests import nearest
 
         manifest = nearest(repo, repo / c.inv.cwd)
     if manifest is None or not manifest.is_file():

@@ -8,7 +8,9 @@ resolve as in the build. ``--offline``: path dependencies need no network.
 A registry dependency that is not cached makes the full resolve fail (a fresh
 container, a pre-commit hook offline). The link's surface lives in the
 workspace's own build scripts, which need no registry, so the graph then falls
-back to ``--no-deps``: every workspace member, said once in ``notes``.
+back to ``cargo metadata --no-deps`` (the workspace members) and follows path
+dependencies through the manifests (``cargo.manifests``), said in ``notes``.
+Registry packages' build scripts are then not covered.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Graph:
     members: tuple[str, ...]
     reachable: frozenset[str]  # package ids the gate builds
     notes: tuple[str, ...] = ()
+    unresolved: str = ""  # why the full resolve failed, when this graph is the --no-deps fallback
 
     def reachable_packages(self) -> list[Package]:
         return [self.packages[i] for i in sorted(self.reachable)]
@@ -74,19 +77,16 @@ def metadata_argv(cargo_args: Sequence[str]) -> list[str]:
 def load(cwd: Path, cargo_args: Sequence[str] = ()) -> Graph:
     from linkgate.errors import CommandFailed
 
-    notes: tuple[str, ...] = ()
-    argv = metadata_argv(cargo_args)
     try:
-        meta: dict[str, Any] = json.loads(proc.run(argv, cwd=cwd).stdout)
+        meta: dict[str, Any] = json.loads(proc.run(metadata_argv(cargo_args), cwd=cwd).stdout)
     except CommandFailed as exc:
         # Only a resolution failure falls back; a broken manifest fails --no-deps too and is shown.
-        manifest = _flag_values(cargo_args, {"--manifest-path"})
-        fallback = ["cargo", "metadata", "--format-version", "1", "--offline", "--no-deps"]
-        fallback += ["--manifest-path", manifest[0]] if manifest else []
-        meta = json.loads(proc.run(fallback, cwd=cwd).stdout)
-        why = (exc.stderr.strip().splitlines() or ["unknown error"])[0]
-        notes = (f"cargo metadata in {cwd} could not resolve dependencies offline ({why}); "
-                 "read the workspace members only (--no-deps): registry packages' build scripts are not covered",)
+        graph = from_no_deps(no_deps_metadata(cwd, cargo_args), cargo_args)
+        why = first_error(exc.stderr)
+        note = (f"cargo metadata in {cwd} could not resolve dependencies offline ({why}); "
+                "read the workspace members and their path dependencies only (--no-deps): "
+                "registry packages' build scripts are not covered")
+        return Graph(graph.packages, graph.workspace_root, graph.members, graph.reachable, (note,), why)
     packages = {
         p["id"]: Package(p["id"], p["name"], Path(p["manifest_path"]).parent, p.get("source") is None)
         for p in meta["packages"]
@@ -110,6 +110,72 @@ def load(cwd: Path, cargo_args: Sequence[str] = ()) -> Graph:
             continue
         seen.add(pid)
         stack.extend(deps.get(pid, ()))
-    if notes:  # no resolve graph: every member may be built
-        seen |= set(members)
-    return Graph(packages, Path(meta["workspace_root"]), members, frozenset(seen), notes)
+    return Graph(packages, Path(meta["workspace_root"]), members, frozenset(seen))
+
+
+def no_deps_metadata(cwd: Path, cargo_args: Sequence[str]) -> dict[str, Any]:
+    """``cargo metadata --no-deps``: the members, without a registry. Features are left
+    out: naming one that only a dependency defines would fail here too."""
+    argv = ["cargo", "metadata", "--format-version", "1", "--offline", "--no-deps"]
+    manifest = _flag_values(cargo_args, {"--manifest-path"})
+    argv += ["--manifest-path", manifest[0]] if manifest else []
+    loaded: dict[str, Any] = json.loads(proc.run(argv, cwd=cwd).stdout)
+    return loaded
+
+
+def from_no_deps(meta: dict[str, Any], cargo_args: Sequence[str]) -> Graph:
+    """Members from ``--no-deps``; the packages built reached through path dependencies."""
+    from linkgate.cargo import manifests
+
+    members = tuple(meta.get("workspace_members") or ())
+    by_id = {p["id"]: Path(p["manifest_path"]) for p in meta.get("packages") or ()}
+    names = {manifests.spec_name(n) for n in _flag_values(cargo_args, {"--package", "-p"})}
+    if names:
+        roots = [m for m in by_id.values() if manifest_name(m) in names]
+    elif "--workspace" in cargo_args or "--all" in cargo_args:
+        roots = [by_id[i] for i in members if i in by_id]
+    else:
+        roots = [by_id[i] for i in meta.get("workspace_default_members") or members if i in by_id]
+    return walk(Path(meta["workspace_root"]), [by_id[i] for i in members if i in by_id], roots)
+
+
+def walk(root: Path, members: Sequence[Path], roots: Sequence[Path]) -> Graph:
+    """The graph of *roots* and the local packages their manifests reach by ``path``;
+    *members* (manifest paths) are listed whether reached or not."""
+    from linkgate.cargo import manifests
+
+    packages: dict[str, Package] = {}
+    seen: set[Path] = set()
+    stack = list(roots)
+    while stack:
+        manifest = stack.pop()
+        if manifest in seen or not manifest.is_file():
+            continue
+        seen.add(manifest)
+        try:
+            info = manifests.read(manifest)
+        except manifests.ManifestError:
+            continue
+        pid = str(manifest.parent)
+        packages[pid] = Package(pid, info.name or manifest.parent.name, manifest.parent, True)
+        stack.extend(d / "Cargo.toml" for d in info.path_deps)
+    reachable = frozenset(packages)
+    for m in members:
+        packages.setdefault(str(m.parent), Package(str(m.parent), manifest_name(m) or m.parent.name, m.parent, True))
+    return Graph(packages, root, tuple(str(m.parent) for m in members), reachable)
+
+
+def manifest_name(manifest: Path) -> str | None:
+    from linkgate.cargo import manifests
+
+    try:
+        return manifests.read(manifest).name
+    except manifests.ManifestError:
+        return None
+
+
+def first_error(stderr: str) -> str:
+    """cargo's first ``error`` line, else its first line."""
+    lines = [ln.strip() for ln in stderr.strip().splitlines() if ln.strip()]
+    errors = [ln for ln in lines if ln.startswith("error")]
+    return (errors or lines or ["failed"])[0]

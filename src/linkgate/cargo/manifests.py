@@ -1,8 +1,8 @@
 """Read a Cargo workspace from its manifests alone: members, path dependencies, targets, features.
 
-The audit must work where ``cargo metadata`` cannot (no registry cached, no
-cargo at all: a pre-commit hook offline, a fresh container). Everything it
-needs about the workspace's own packages is in their ``Cargo.toml`` files:
+linkgate must work where ``cargo metadata`` cannot (no registry cached, no
+cargo at all: a pre-commit hook offline, a fresh container). Everything the
+causal surface and the audit need about the workspace's own packages is in their ``Cargo.toml`` files:
 ``[workspace] members`` globs minus ``exclude``, ``default-members``,
 ``path`` dependencies, ``[features]``, and the targets, which cargo
 auto-discovers (``src/main.rs``, ``src/bin/*.rs``, ``src/bin/*/main.rs``)
