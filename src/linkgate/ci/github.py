@@ -71,10 +71,34 @@ def filter_patterns(cfg: Config, gate: Gate) -> list[str]:
             pattern = pattern.rstrip("/") + "/**"
         if pattern not in out:
             out.append(pattern)
+    ignored = _git_ignored(cfg.root, [p for p in out if "*" not in p])
+    out = [p for p in out if p not in ignored]
+    # A file a directory glob already covers is one line of noise in the filter.
+    from linkgate.trigger.pathfilter import matches
+
+    globs = [p for p in out if "*" in p]
+    out = [p for p in out if "*" in p or not any(matches(g, p) for g in globs)]
     if not out:
         raise UsageError(f"gate {gate.name!r}: its causal surface is empty, so a paths filter would never run it",
                          hint="set paths = [...] on the gate, or use --trigger every-pr")
     return out
+
+
+def _git_ignored(root: Path, paths: list[str]) -> set[str]:
+    """The *paths* git ignores: a pull request never changes them (a git-ignored
+    Cargo.lock), so a filter entry for them only misleads. Nothing outside git."""
+    from linkgate import proc
+    from linkgate.errors import LinkgateError
+
+    if not paths:
+        return set()
+    try:
+        done = proc.run(["git", "check-ignore", "--stdin", "-z"], cwd=root, check=False,
+                        stdin="\0".join(paths) + "\0")
+    except LinkgateError:
+        return set()
+    # 0: some ignored, 1: none, 128: not a repository (then nothing is known to be ignored)
+    return {p for p in done.stdout.split("\0") if p} if done.returncode == 0 else set()
 
 
 def _block(indent: int, name: str, comment_lines: list[str], mapping: dict[str, object]) -> str:
