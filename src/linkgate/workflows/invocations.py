@@ -152,7 +152,7 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
     ev = scan._evaluated.get(key)
     if ev is None:
         ev = scan._evaluated[key] = Evaluator(host, exprs)
-        ev.run_text(text, Frame(wf.rel, step.run.content_line), ev.new_shell(env, cwd, False))
+        ev.run_text(text, Frame(wf.rel, step.run.content_line), ev.new_shell(_shell_env(env), cwd, False))
     carried.update(ev.github_env)
     found: list[ShellCommand] = []
     for cmd in ev.commands:
@@ -168,6 +168,21 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
         if problem.cargo:
             scan.note(problem.file, problem.line, problem.cause, problem.message)
     return found
+
+
+# The runner sets these for every step, hosted or self-hosted; `[[ -z $CI ]]` is decided.
+_RUNNER_ENV = {"CI": "true", "GITHUB_ACTIONS": "true"}
+_UNRESOLVED = re.compile(r"\$\{\{.*?\}\}", re.S)
+
+
+def _shell_env(env: Mapping[str, str]) -> dict[str, Val]:
+    """The step's env as the shell sees it. A value that kept an expression linkgate
+    cannot know (`${{ inputs.publish }}`) is unknown, not that literal text."""
+    out = {k: Val(v) for k, v in _RUNNER_ENV.items()}
+    for key, value in env.items():
+        causes = tuple(dict.fromkeys(_UNRESOLVED.findall(value))) if "${{" in value else ()
+        out[key] = Val(value, causes)
+    return out
 
 
 def _env_layer(env: Mapping[str, str], layer: Mapping[str, Any], ctx: ExprContext) -> dict[str, str]:

@@ -155,3 +155,17 @@ def test_github_env_reaches_later_steps_of_the_same_combination(tmp_path: Path) 
     assert [i.argv for i in scan.invocations] == [
         ("cargo", "test", "--features", "a,x"), ("cargo", "test", "--features", "b,x")]
     assert scan.problems == []
+
+
+def test_runner_env_is_known_and_unknown_expressions_in_env_stay_unknown(tmp_path: Path) -> None:
+    # The runner sets CI for every step; a workflow_dispatch input is not known
+    # until dispatch, so a branch on it is kept as a conditional alternative.
+    text = ("on:\n  workflow_dispatch:\n    inputs:\n      publish: {type: boolean, default: true}\n"
+            "jobs:\n  b:\n    runs-on: [self-hosted, gpu]\n    steps:\n"
+            "      - run: |\n          if [[ -z $CI ]]; then cargo test --features local; fi\n          cargo build\n"
+            "      - env:\n          P: ${{ inputs.publish }}\n        run: |\n"
+            "          if [ \"$P\" != \"true\" ]; then\n            exit 0\n          fi\n          cargo publish\n")
+    wf = parse_workflow(tmp_path / "w.yml", "w.yml", load_text(text))
+    scan = scan_workflow(tmp_path, wf)
+    assert [(i.argv, i.conditional) for i in scan.invocations] == [
+        (("cargo", "build"), False), (("cargo", "publish"), True)]

@@ -20,6 +20,9 @@ _ESCAPE_IN_DQ = re.compile(r'\\([$`"\\\n])')
 _ESCAPE = re.compile(r"\\(.)", re.S)
 
 
+_PATTERN_OPS = frozenset({"#", "##", "%", "%%", "/", "//", "/#", "/%"})
+
+
 class WordReader:
     def __init__(self, src: bytes) -> None:
         self.src = src
@@ -114,15 +117,18 @@ class WordReader:
         ops: list[tuple[str, Word]] = []
         for i, (op, begin, nodes) in enumerate(groups):
             stop = groups[i + 1][1] - len(groups[i + 1][0]) if i + 1 < len(groups) else closing
+            # In "${x#i?86-}" the pattern is still a pattern: the outer double
+            # quotes do not make its `?` literal (only quotes inside it do).
+            inner = quoted and not (i == 0 and op in _PATTERN_OPS)
             parts: list[Part] = []
             pos = begin
             for child in nodes:
                 if child.start_byte > pos:
-                    parts += self.literal(self.src[pos : child.start_byte].decode("utf-8", "replace"), quoted, False)
-                parts += self.parts(child, quoted)
+                    parts += self.literal(self.src[pos : child.start_byte].decode("utf-8", "replace"), inner, False)
+                parts += self.parts(child, inner)
                 pos = child.end_byte
             if pos < stop:
-                parts += self.literal(self.src[pos:stop].decode("utf-8", "replace"), quoted, False)
+                parts += self.literal(self.src[pos:stop].decode("utf-8", "replace"), inner, False)
             ops.append((op, tuple(parts)))
         return Param(name, tuple(ops), quoted, text, length, index)
 

@@ -249,3 +249,13 @@ def test_set_options_and_the_script_directory_idiom(tmp_path: Path) -> None:
     ev = run("./ci/t.sh t1\n", repo=tmp_path)
     assert [(c.argv, c.cwd, c.cwd_unknown) for c in ev.commands] == [
         (("cargo", "test", "--target", "t1"), "", False), (("cargo", "build", "--target", "y"), "", False)]
+
+
+def test_a_pattern_inside_double_quotes_is_still_a_pattern() -> None:
+    # bash: x=i686-pc-windows-gnu; "${x#i?86-}" is pc-windows-gnu; quotes inside the pattern stay literal.
+    script = ('case "${T#i?86-}" in pc-*) cargo test --target "$T" ;; *) exit 1 ;; esac\n'
+              'cargo "${T%%-*}" "${T/#i?86/x}" "${T#"i?86"}"\n')
+    assert cmds(script, {"T": "i686-pc-windows-gnu"}) == [
+        (10, ("cargo", "test", "--target", "i686-pc-windows-gnu"), ""),
+        (11, ("cargo", "i686", "x-pc-windows-gnu", "i686-pc-windows-gnu"), ""),
+    ]
