@@ -159,8 +159,8 @@ def _report(result: Any, settled: Any, verbose: bool = False) -> Any:
     cases.append(Case(suite="audit", name="workflows", ok=errors == 0,
                       message=f"{len(result.classified)} cargo invocations in {len(result.workflows)} workflows"))
     summary = (
-        f"{len(result.classified)} cargo invocations in {len(result.workflows)} workflows; "
-        f"{len(findings)} findings ({errors} errors), {len(settled.ignored)} ignored"
+        f"{_count(len(result.classified), 'cargo invocation')} in {_count(len(result.workflows), 'workflow')}; "
+        f"{_count(len(findings), 'finding')} ({_count(errors, 'error')}), {len(settled.ignored)} ignored"
     )
     return Report(
         command="audit", document=document, findings=findings, cases=cases, summary=summary,
@@ -298,3 +298,7 @@ def _markdown(report: Any) -> str:
     else:
         lines.append("No findings.")
     return "\n".join(lines) + "\n"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
