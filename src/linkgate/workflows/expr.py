@@ -43,7 +43,7 @@ class ExprContext:
             "runner": ghexpr.OpenMap(**({"os": self.runner_os} if self.runner_os else {})),
         }
         if self.matrix is not None:
-            out["matrix"] = _floats(self.matrix)
+            out["matrix"] = ghexpr.numbers(self.matrix)
         return out
 
     def contexts(self) -> dict[str, Any]:
@@ -140,15 +140,3 @@ def substitute_plain(text: str, ctx: ExprContext) -> tuple[str, list[str]]:
     sub = substitute(text, ctx)
     return sub.restore(sub.text)
 
-
-def _floats(value: Any) -> Any:
-    # The expression language has one number type; YAML gives ints and floats.
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, list):
-        return [_floats(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: _floats(v) for k, v in value.items()}
-    return value

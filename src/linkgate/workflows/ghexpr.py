@@ -272,19 +272,20 @@ def _call(name: str, args: list[Any]) -> Any:
     if name == "tojson" and len(args) == 1:
         return json.dumps(args[0], indent=2)
     if name == "fromjson" and len(args) == 1:
-        return _floats(json.loads(render(args[0])))
+        return numbers(json.loads(render(args[0])))
     return UNKNOWN
 
 
-def _floats(value: Any) -> Any:
+def numbers(value: Any) -> Any:
+    """Numbers as the expression language has them: one type (YAML gives ints and floats)."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, list):
-        return [_floats(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _floats(v) for k, v in value.items()}
+        return [numbers(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: numbers(v) for k, v in value.items()}
     return value
 
 
