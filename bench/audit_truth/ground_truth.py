@@ -212,7 +212,8 @@ g.append(inv("publish", "ci/publish.sh", 37, "publish", False, ["default"], coun
 
 
 # ---- tikv/jemallocator (held out; the root is a virtual workspace, so `cargo build` there builds
-# test-dylib's binaries and links; ci/run.sh runs under `sh` with the job's env)
+# test-dylib's binaries and links; ci/run.sh runs under `sh` with the job's env, where TRAVIS is
+# unset, so `if [ "$TRAVIS" = "true" ]` (run.sh:14) is false and nothing after it runs twice)
 J = ".github/workflows/main.yml"
 JR = "ci/run.sh"
 OV = "override_allocator_on_supported_platforms"
@@ -274,7 +275,8 @@ for line, fs in [(116, "bundled-sqlcipher"), (117, "bundled-sqlcipher"),
                  (126, "bundled-sqlcipher-vendored-openssl,modern-full"), (132, FULL4), (133, FULL4)]:
     rq.append(inv("test-sqlcipher-bundled", Q, line, "test", True, [fs], m))
 # `wasm-pack test --node EXTRA` runs `cargo build --tests --target wasm32-unknown-unknown EXTRA`, then
-# `cargo test --target wasm32-unknown-unknown EXTRA` with the wasm-bindgen test runner: two cargo runs.
+# `cargo test --target wasm32-unknown-unknown EXTRA` with the wasm-bindgen test runner: two cargo runs
+# (rustwasm/wasm-pack src/command/test.rs: step_build_tests, then step_test_node).
 rq += [inv("test-sqlite-wasm", Q, 143, "build", True, ["modern-full"]),
        inv("test-sqlite-wasm", Q, 143, "test", True, ["modern-full"])]
 rq += [inv("sqlcipher", Q, 155, "build", True, ["sqlcipher"]), inv("sqlcipher", Q, 156, "test", True, ["sqlcipher"]),
