@@ -1,4 +1,4 @@
-"""Ground truth for bench/audit_truth.py: what the CI of seven public native-linking crates runs.
+"""Ground truth for bench/audit_truth.py: what the CI of nine public native-linking crates runs.
 
 Written by hand from each repository's workflows and the scripts they call,
 at the commits below (`fetch` them; no code of theirs is kept here). Each
@@ -22,6 +22,9 @@ COMMITS = {
     "alexcrichton/curl-rust": "e89ad65d109fcc916b7f0b026ed5e59047172155",
     "rust-lang/git2-rs": "da6c126f7733329d82748e710266af1c61591bdd",
     "gyscos/zstd-rs": "87cce797c6da5942c5470efc57709a80d3cb6ea3",
+    # Held out: written before linkgate was first run on them.
+    "tikv/jemallocator": "c7101ce04fda9652c41a641b35e3f5879751f496",
+    "rusqlite/rusqlite": "bc267609a4547e0c7bc156f424662ebaf05a06a7",
 }
 
 
@@ -208,12 +211,96 @@ g.append(inv("rustfmt", G, 85, "fmt", False, ["default"]))
 g.append(inv("publish", "ci/publish.sh", 37, "publish", False, ["default"], count=3))
 
 
+# ---- tikv/jemallocator (held out; the root is a virtual workspace, so `cargo build` there builds
+# test-dylib's binaries and links; ci/run.sh runs under `sh` with the job's env, where TRAVIS is
+# unset, so `if [ "$TRAVIS" = "true" ]` (run.sh:14) is false and nothing after it runs twice)
+J = ".github/workflows/main.yml"
+JR = "ci/run.sh"
+OV = "override_allocator_on_supported_platforms"
+jm = []
+for name, target, nobgt in [("aarch64-unknown-linux-gnu", "aarch64-unknown-linux-gnu", False),
+                            ("x86_64-apple-darwin", "x86_64-apple-darwin", False),
+                            ("x86_64-unknown-linux-gnu (nightly)", "x86_64-unknown-linux-gnu", False),
+                            ("x86_64-unknown-linux-gnu (stable)", "x86_64-unknown-linux-gnu", False),
+                            ("x86_64-unknown-linux-musl", "x86_64-unknown-linux-musl", True),
+                            ("aarch64-apple-darwin (stable)", "aarch64-apple-darwin", False),
+                            ("x86_64-unknown-linux-gnu (msrv)", "x86_64-unknown-linux-gnu", False)]:
+    m = {"name": name}
+    musl = target.endswith("-musl")  # `case "${TARGET}"` skips jemalloc-ctl and test-dylib on musl
+    jm += [inv("test", JR, 27, "build", True, ["default"], m), inv("test", JR, 28, "test", True, ["default"], m),
+           inv("test", JR, 29, "test", True, ["profiling"], m), inv("test", JR, 30, "test", True, ["debug"], m),
+           inv("test", JR, 31, "test", True, ["stats"], m), inv("test", JR, 32, "test", True, ["debug,profiling"], m),
+           inv("test", JR, 34, "test", True, [OV], m),
+           inv("test", JR, 36, "test", True, ["no default features"], m),
+           inv("test", JR, 37, "test", True, ["background_threads_runtime_support (no default)"], m)]
+    if not nobgt:  # [ "${NOBGT}" = "1" ] from env NOBGT: ${{ matrix.nobgt }}
+        jm.append(inv("test", JR, 44, "test", True, ["background_threads"], m))
+    jm += [inv("test", JR, 47, "test", True, ["default"], m), inv("test", JR, 48, "test", True, ["default"], m),
+           inv("test", JR, 49, "test", True, [OV], m)]
+    if not musl:
+        jm.append(inv("test", JR, 59, "test", True, ["default"], m))  # jemalloc-ctl's default is empty
+    jm += [inv("test", JR, 69, "test", True, ["default"], m),
+           inv("test", JR, 70, "test", True, ["force_global_jemalloc"], m)]
+    if not musl:
+        jm.append(inv("test", JR, 86, "run", True, [OV], m))
+jm += [inv("test_bench", J, 90, "test", True, ["default"]),
+       inv("check", J, 99, "fmt", False, ["default"])]
+jm += [inv("check", J, line, "clippy", False, ["default"]) for line in (100, 101, 102, 103)]
+jm.append(inv("check", J, 104, "doc", False, ["profiling,stats,use_std"]))
+
+# ---- rusqlite/rusqlite (held out; rusqlite is a library: `cargo build` without targets links nothing)
+Q = ".github/workflows/main.yml"
+FULL = "buildtime_bindgen,bundled-full,fallible_uint,preupdate_hook,session"
+FULL4 = "buildtime_bindgen,bundled-full,preupdate_hook,session"
+rq = []
+for target, os in [("x86_64-pc-windows-msvc", "windows-latest"), ("x86_64-unknown-linux-gnu", "ubuntu-latest"),
+                   ("x86_64-apple-darwin", "macos-latest"), ("x86_64-pc-windows-gnu", "windows-latest")]:
+    m = {"target": target}
+    rq += [inv("test", Q, 64, "build", True, ["bundled"], m), inv("test", Q, 65, "test", True, ["bundled"], m),
+           inv("test", Q, 66, "test", True, ["bundled"], m)]
+    if os != "windows-latest":
+        rq.append(inv("test", Q, 69, "test", True, ["no default features"], m))
+    rq += [inv("test", Q, 75, "test", True, [FULL], m), inv("test", Q, 76, "test", True, [FULL], m),
+           inv("test", Q, 80, "build", True, ["functions,loadable_extension,trace"], m),  # a cdylib example
+           inv("test", Q, 81, "run", True, ["bundled,functions,load_extension,trace"], m),
+           inv("test", Q, 85, "test", True, ["default"], m),
+           inv("test", Q, 86, "test", True, ["bundled,rusqlite-macros"], m)]
+    if target == "x86_64-pc-windows-msvc":
+        rq.append(inv("test", Q, 94, "build", False, ["bundled"], m))
+m = {"os": "ubuntu-latest"}
+for line, fs in [(116, "bundled-sqlcipher"), (117, "bundled-sqlcipher"),
+                 (119, "bundled-sqlcipher,modern-full"), (120, "bundled-sqlcipher,modern-full"),
+                 (122, "bundled-sqlcipher-vendored-openssl"), (123, "bundled-sqlcipher-vendored-openssl"),
+                 (125, "bundled-sqlcipher-vendored-openssl,modern-full"),
+                 (126, "bundled-sqlcipher-vendored-openssl,modern-full"), (132, FULL4), (133, FULL4)]:
+    rq.append(inv("test-sqlcipher-bundled", Q, line, "test", True, [fs], m))
+# `wasm-pack test --node EXTRA` runs `cargo build --tests --target wasm32-unknown-unknown EXTRA`, then
+# `cargo test --target wasm32-unknown-unknown EXTRA` with the wasm-bindgen test runner: two cargo runs
+# (rustwasm/wasm-pack src/command/test.rs: step_build_tests, then step_test_node).
+rq += [inv("test-sqlite-wasm", Q, 143, "build", True, ["modern-full"]),
+       inv("test-sqlite-wasm", Q, 143, "test", True, ["modern-full"])]
+rq += [inv("sqlcipher", Q, 155, "build", True, ["sqlcipher"]), inv("sqlcipher", Q, 156, "test", True, ["sqlcipher"]),
+       inv("sanitizer", Q, 179, "test", True, [FULL4 + ",with-asan"]),
+       inv("msrv", Q, 190, "check", False, ["bundled-full"]),
+       inv("direct-minimal-versions", Q, 201, "update", False, ["default"]),
+       inv("direct-minimal-versions", Q, 202, "test", True, ["bundled-full"]),
+       inv("clippy", Q, 214, "clippy", False, ["bundled"]), inv("clippy", Q, 216, "clippy", False, [FULL4]),
+       inv("miri", Q, 229, "miri", False, ["bundled-full"]),  # miri interprets: nothing is linked natively
+       inv("fmt", Q, 240, "fmt", False, ["default"]), inv("doc", Q, 251, "doc", False, [FULL]),
+       inv("codecov", Q, 268, "test", True, ["default"]), inv("codecov", Q, 269, "test", True, ["bundled-full"]),
+       inv("codecov", Q, 270, "test", True, ["buildtime_bindgen,bundled-full,fallible_uint,load_extension,"
+                                             "preupdate_hook,session"]),
+       inv("codecov", Q, 271, "test", True, ["bundled-sqlcipher-vendored-openssl"])]
+
+
 FINDINGS: dict[str, list[dict[str, Any]]] = {
     "rust-rocksdb/rust-rocksdb": [
         {"rule": "never-linked", "subject": "io-uring,jemalloc,mt_static,multi-threaded-cf,rtti,serde1,valgrind"}],
     "alexcrichton/curl-rust": [{"rule": "never-linked", "subject": "all features"}],
     "rust-lang/git2-rs": [{"rule": "never-linked", "subject": "all features"}],
     "gyscos/zstd-rs": [{"rule": "no-timeout", "subject": "linux/build"}],
+    # cargo doc --features stats,profiling,use_std (main.yml:104) is the only use of that set.
+    "tikv/jemallocator": [{"rule": "never-linked", "subject": "profiling,stats,use_std"}],
 }
 
 INVOCATIONS: dict[str, list[dict[str, Any]]] = {
@@ -224,4 +311,6 @@ INVOCATIONS: dict[str, list[dict[str, Any]]] = {
     "alexcrichton/curl-rust": c,
     "rust-lang/git2-rs": g,
     "gyscos/zstd-rs": zs,
+    "tikv/jemallocator": jm,
+    "rusqlite/rusqlite": rq,
 }
