@@ -29,6 +29,16 @@ from linkgate.workflows.shell.syntax import (
 )
 from linkgate.workflows.shell.words import Val, Value, unknown
 
+# Variables by which other CI systems announce themselves (Travis, AppVeyor,
+# GitLab, CircleCI, Azure Pipelines, Buildkite, Jenkins, Drone, Cirrus,
+# Bitbucket, TeamCity). GitHub's runner sets none of them (its defaults are CI,
+# GITHUB_* and RUNNER_*), so a script shared with another CI reads them as
+# unset there instead of forking on `[ "$TRAVIS" = true ]`.
+OTHER_CI = frozenset({
+    "TRAVIS", "TRAVIS_OS_NAME", "CONTINUOUS_INTEGRATION", "APPVEYOR", "GITLAB_CI", "CIRCLECI", "TF_BUILD",
+    "BUILDKITE", "JENKINS_URL", "DRONE", "CIRRUS_CI", "BITBUCKET_BUILD_NUMBER", "TEAMCITY_VERSION",
+})
+
 MAX_STEPS = 20_000
 MAX_DEPTH = 8
 
@@ -199,7 +209,7 @@ class _Scope:
         return self.st.vars.get(name)
 
     def outside(self, name: str) -> bool:
-        return name not in self.ev.assigned
+        return name not in self.ev.assigned and name not in OTHER_CI
 
     def positional(self) -> tuple[Val, ...]:
         return self.st.args

@@ -259,3 +259,13 @@ def test_a_pattern_inside_double_quotes_is_still_a_pattern() -> None:
         (10, ("cargo", "test", "--target", "i686-pc-windows-gnu"), ""),
         (11, ("cargo", "i686", "x-pc-windows-gnu", "i686-pc-windows-gnu"), ""),
     ]
+
+
+def test_other_ci_systems_variables_are_unset_on_github() -> None:
+    # A script shared with Travis: GitHub's runner never sets TRAVIS, so no fork.
+    script = 'if [ "$TRAVIS" = "true" ]; then export TERM=dumb; fi\ncargo test\n'
+    evaluated = run(script)
+    assert [(c.argv, c.conditions) for c in evaluated.commands] == [(("cargo", "test"), ())]
+    # A variable of unknown origin still forks: it may come from a self-hosted runner.
+    evaluated = run('if [ "$GPU_HOST" = "true" ]; then export T=1; fi\ncargo test\n')
+    assert len(evaluated.commands) == 2
