@@ -14,6 +14,7 @@ from linkgate.config import AuditConfig, AuditIgnore
 
 from linkgate.commands.options import config_option, format_options
 from linkgate.errors import EXIT_FINDING, EXIT_OK, UsageError
+from linkgate.report.model import count
 
 
 @click.command("audit")
@@ -159,8 +160,8 @@ def _report(result: Any, settled: Any, verbose: bool = False) -> Any:
     cases.append(Case(suite="audit", name="workflows", ok=errors == 0,
                       message=f"{len(result.classified)} cargo invocations in {len(result.workflows)} workflows"))
     summary = (
-        f"{_count(len(result.classified), 'cargo invocation')} in {_count(len(result.workflows), 'workflow')}; "
-        f"{_count(len(findings), 'finding')} ({_count(errors, 'error')}), {len(settled.ignored)} ignored"
+        f"{count(len(result.classified), 'cargo invocation')} in {count(len(result.workflows), 'workflow')}; "
+        f"{count(len(findings), 'finding')} ({count(errors, 'error')}), {len(settled.ignored)} ignored"
     )
     return Report(
         command="audit", document=document, findings=findings, cases=cases, summary=summary,
@@ -299,6 +300,3 @@ def _markdown(report: Any) -> str:
         lines.append("No findings.")
     return "\n".join(lines) + "\n"
 
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")

@@ -14,7 +14,7 @@ from linkgate.cost.compute import (
     clock,
 )
 from linkgate.cost.trigger import TriggerAdvice
-from linkgate.report.model import Report
+from linkgate.report.model import Report, count
 
 SCHEMA = "linkgate.cost/1"
 _HEADER = ("gate", "linker", "runs", "cold n/median/max", "warm n/median/max", "link", "compile", "timeout", "runners")
@@ -31,7 +31,7 @@ def build_report(entries: Sequence[CostEntry], triggers: Sequence[TriggerAdvice]
     }
     if triggers is not None:
         doc["triggers"] = [t.to_dict() for t in triggers]
-    summary = note or f"{sum(e.runs for e in entries)} runs of {len(entries)} (gate, linker) pairs"
+    summary = note or f"{count(sum(e.runs for e in entries), 'run')} of {count(len(entries), '(gate, linker) pair')}"
     return Report(command="cost", document=doc, summary=summary, human=render_human, markdown=render_markdown)
 
 

@@ -55,3 +55,8 @@ class Report:
     human: Callable[[Report, Any], None] | None = None
     markdown: Callable[[Report], str] | None = None
     exit_code: int = 0
+
+
+def count(n: int, noun: str) -> str:
+    """``1 run``, ``2 runs``: every summary line counts this way."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

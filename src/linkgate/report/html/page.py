@@ -15,6 +15,7 @@ from linkgate.coverage import matrix as mx
 from linkgate.coverage.status import Coverage, runner_of
 from linkgate.history.model import RunRecord
 from linkgate.report.html import data, svg
+from linkgate.report.model import count
 
 _CSS = """
 :root { color-scheme: light; --bad: #b3261e; --bad-bg: #fdecea; --good: #1b6e20; --good-bg: #e6f4e7;
@@ -54,8 +55,8 @@ def render(records: Sequence[RunRecord], cov: Coverage, matrix: mx.Matrix, *, ti
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
         f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
-        f'<p class="sub">{_count(len(runs), "recorded run")}, '
-        f'{_count(len(records) - len(runs), "negative-control run")}, from '
+        f'<p class="sub">{count(len(runs), "recorded run")}, '
+        f'{count(len(records) - len(runs), "negative-control run")}, from '
         f"{escape(', '.join(cov.runners) or 'no runner')}. Generated {escape(generated)}.</p>",
         '<section id="cost"><h2>Cost over time</h2>',
         '<p class="sub">Wall time of each run; filled dots are cold runs (empty target directory), '
@@ -90,9 +91,6 @@ def _capped(series: Sequence[data.Series]) -> str:
                      for s in capped)
     return f'<p class="sub">Shown: {text}.</p>'
 
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _legend(series: Sequence[data.Series]) -> str:
