@@ -57,6 +57,7 @@ class Loader:
                     "audited workspace members and their path dependencies only (cargo metadata --no-deps)"
                 )
                 self._degraded[key] = "no-deps"
+                self._no_deps.setdefault(key, graph.no_deps)
                 return graph
             self._degraded[key] = mode
         try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,7 @@ class Graph:
     reachable: frozenset[str]  # package ids the gate builds
     notes: tuple[str, ...] = ()
     unresolved: str = ""  # why the full resolve failed, when this graph is the --no-deps fallback
+    no_deps: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # that metadata, for reuse
 
     def reachable_packages(self) -> list[Package]:
         return [self.packages[i] for i in sorted(self.reachable)]
@@ -81,12 +82,13 @@ def load(cwd: Path, cargo_args: Sequence[str] = ()) -> Graph:
         meta: dict[str, Any] = json.loads(proc.run(metadata_argv(cargo_args), cwd=cwd).stdout)
     except CommandFailed as exc:
         # Only a resolution failure falls back; a broken manifest fails --no-deps too and is shown.
-        graph = from_no_deps(no_deps_metadata(cwd, cargo_args), cargo_args)
+        no_deps = no_deps_metadata(cwd, cargo_args)
+        graph = from_no_deps(no_deps, cargo_args)
         why = first_error(exc.stderr)
         note = (f"cargo metadata in {cwd} could not resolve dependencies offline ({why}); "
                 "read the workspace members and their path dependencies only (--no-deps): "
                 "registry packages' build scripts are not covered")
-        return Graph(graph.packages, graph.workspace_root, graph.members, graph.reachable, (note,), why)
+        return Graph(graph.packages, graph.workspace_root, graph.members, graph.reachable, (note,), why, no_deps)
     packages = {
         p["id"]: Package(p["id"], p["name"], Path(p["manifest_path"]).parent, p.get("source") is None)
         for p in meta["packages"]
