@@ -17,6 +17,7 @@ import os
 import posixpath
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from linkgate.cargo import manifests
@@ -48,10 +49,26 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
     if key not in cache:
         cache[key] = trigger_for(repo, inv.workflow, inv.job, inv.step)
     sets = feature_sets(repo, inv.cwd, call)
+    outside = _outside_checkout(repo, inv.cwd, call)
+    if outside:
+        # `git clone x && cd x && cargo test --features f`: x's package and features, not ours.
+        selected = None
+        exercise = "linked" if call.subcommand == "test" and call.no_run else EXERCISE.get(call.subcommand)
+        sets = tuple(dict.fromkeys(replace(fs, scope=outside) for fs in sets))
     if call.all_features and selected and not any(m.features or m.default for m in selected):
         # With no [features] table, --all-features enables nothing: it is the default set.
         sets = tuple(dict.fromkeys(FeatureSet(fs.features, fs.no_default, False, fs.symbolic) for fs in sets))
     return Classified(inv, call, exercise, sets, cache[key])
+
+
+def _outside_checkout(repo: Path, cwd: str, call: CargoCall) -> str:
+    """The working directory when it is not in the checkout (made or cloned by the job), else ""."""
+    if call.manifest_path or not cwd or cwd == "." or "$" in cwd or "{" in cwd or cwd.startswith("/"):
+        return ""
+    directory = posixpath.normpath(cwd)
+    if directory.startswith(".."):
+        return ""
+    return "" if (repo / directory).is_dir() else directory
 
 
 def _selects_linking_targets(call: CargoCall) -> bool:

@@ -23,10 +23,10 @@ from linkgate.workflows.features import FeatureSet
 LARGE_LOCKFILE = 300
 
 
-def feature_set_key(fs: FeatureSet) -> tuple[str, tuple[str, ...], bool, bool]:
+def feature_set_key(fs: FeatureSet) -> tuple[str, str, tuple[str, ...], bool, bool]:
     """A total order on feature sets: a symbolic set (cargo hack whose features are
     unknown) has ``symbolic=None`` compared with a string otherwise."""
-    return (fs.symbolic or "", fs.features, fs.no_default, fs.all)
+    return (fs.scope, fs.symbolic or "", fs.features, fs.no_default, fs.all)
 
 
 def rules(repo: Path, result: AuditResult) -> list[RawFinding]:
@@ -68,7 +68,8 @@ def _invalid(result: AuditResult) -> Iterable[RawFinding]:
 def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
     sets = by_feature_set(items)
     for fs, users in sorted(sets.items(), key=lambda kv: feature_set_key(kv[0])):
-        if fs.unknown or any(c.links for c in users):
+        # A set of a project the job clones is that project's business, not this repository's.
+        if fs.unknown or fs.scope or any(c.links for c in users):
             continue
         compiled = [c for c in users if c.exercise in ("checked", "linted", COMPILED_ONLY)]
         if not compiled:
@@ -90,7 +91,7 @@ def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
 def _link_only_on_schedule(items: list[Classified]) -> Iterable[RawFinding]:
     linked = by_feature_set(c for c in items if c.links)
     for fs, users in sorted(linked.items(), key=lambda kv: feature_set_key(kv[0])):
-        if fs.unknown or any(c.trigger.pr_visible for c in users):
+        if fs.unknown or fs.scope or any(c.trigger.pr_visible for c in users):
             continue
         first = min(users, key=lambda c: (c.inv.file, c.inv.line))
         events = sorted({e for c in users for e in c.trigger.events}) or ["never"]

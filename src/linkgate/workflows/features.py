@@ -29,9 +29,16 @@ class FeatureSet:
     no_default: bool = False
     all: bool = False
     symbolic: str | None = None
+    # A directory the repository does not hold (a project CI clones, then builds):
+    # its features are another package's, never to be mixed with this repository's.
+    scope: str = ""
 
     @property
     def label(self) -> str:
+        return f"{self._base} in {self.scope}/ (not in the repository)" if self.scope else self._base
+
+    @property
+    def _base(self) -> str:
         if self.symbolic:
             return self.symbolic
         if self.all:

@@ -108,3 +108,19 @@ def test_all_features_of_a_package_without_features_is_the_default_set(audit_rep
                       + job("f", "cargo test -p feat --all-features")}, files)
     assert [[fs.label for fs in c.feature_sets] for c in res.classified] == [["default"], ["default"], ["all features"]]
     assert res.findings == []
+
+
+def test_a_project_the_job_clones_keeps_its_own_feature_sets(audit_repo: Callable[..., AuditResult]) -> None:
+    # The script clones a dependent project and tests it with *its* `gpu` feature: that
+    # must not count as linking this repository's `gpu`, which only `cargo check` compiles.
+    res = audit_repo(
+        {"ci.yml": PR + job("check", "cargo check --features gpu")
+         + job("downstream", "git clone https://example.invalid/user user && cd user && cargo test --features gpu")},
+        {"Cargo.toml": pkg("sys", '\n[features]\ngpu = []\n'), "src/lib.rs": ""},
+    )
+    labels = [(" ".join(c.inv.argv), [fs.label for fs in c.feature_sets], c.links) for c in res.classified]
+    assert labels == [
+        ("cargo check --features gpu", ["gpu"], False),
+        ("cargo test --features gpu", ["gpu in user/ (not in the repository)"], True),
+    ]
+    assert [(f.rule, f.subject) for f in res.findings] == [("never-linked", "gpu")]

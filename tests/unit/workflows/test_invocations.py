@@ -169,3 +169,13 @@ def test_runner_env_is_known_and_unknown_expressions_in_env_stay_unknown(tmp_pat
     scan = scan_workflow(tmp_path, wf)
     assert [(i.argv, i.conditional) for i in scan.invocations] == [
         (("cargo", "build"), False), (("cargo", "publish"), True)]
+
+
+def test_a_program_under_an_unknown_directory_is_known_by_its_name(tmp_path: Path) -> None:
+    # `$RUNNER_TEMP/venv/bin/pip install x` is pip; `$TOOLS/$RUNNER install` may be anything.
+    text = ("on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - run: $RUNNER_TEMP/venv/bin/pip install linkgate==1\n"
+            "      - run: $TOOLS/$RUNNER install --locked\n")
+    wf = parse_workflow(tmp_path / "w.yml", "w.yml", load_text(text))
+    scan = scan_workflow(tmp_path, wf)
+    assert [p[0:2] for p in scan.problems] == [("w.yml", 7)]

@@ -39,7 +39,9 @@ class ShellCommand:
 
     @property
     def name_unknown(self) -> bool:
-        return bool(self.argv) and any(c in self.argv[0] for c in self.unknown)
+        """Whether the program's name is unknown: `$RUNNER_TEMP/venv/bin/pip` is pip, wherever it lives."""
+        name = self.argv[0].rsplit("/", 1)[-1] if self.argv else ""
+        return bool(name) and any(c in name for c in self.unknown)
 
 
 @dataclass(frozen=True)
