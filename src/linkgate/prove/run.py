@@ -286,6 +286,11 @@ def judge(control: Any, mutated: GateResult | None, restored: GateResult | None)
             "link without the mutated line, so the control does not test what it claims"
         )
     if mutated.verdict == COMPILE_FAILED:
+        if restored.verdict != LINKED:
+            # Not the mutation's doing: the gate does not build without it either.
+            return ERROR, (f"the gate does not build without the mutation either (restored tree: "
+                           f"{restored.verdict}), so the control tested nothing; fix the gate "
+                           "(`linkgate run` shows why), then prove again")
         return WRONG_FAILURE, "the mutated tree failed to compile, so the link was never tested"
     return ERROR, (mutated.messages or ["the mutated run ended in an error"])[0].splitlines()[0]
 

@@ -123,3 +123,19 @@ def test_markdown_evidence(demo_workspace, monkeypatch, capsys):
     assert "```diff" in md and '-    "-ldeep",' in md
     assert "| `drop-deep-after-archives` | `smoke` | bfd | link-failed | linked | **caught** |" in md
     assert "key linker line" in md
+
+
+def test_a_gate_broken_without_the_mutation_is_an_error_that_says_so(demo_workspace, monkeypatch, capsys):
+    # The tree does not compile with or without the control's change: the control
+    # tested nothing, and the evidence must say "fix the gate", not blame the mutation.
+    cfg = demo_workspace / "linkgate.toml"
+    cfg.write_text(cfg.read_text().replace('["default", "bfd"]', '["bfd"]') + HARMLESS_CONTROL)
+    main_rs = demo_workspace / "src" / "main.rs"
+    main_rs.write_text(main_rs.read_text() + "\nfn broken( {\n")
+    git_repo(demo_workspace)
+    rc, doc = prove_json(demo_workspace, monkeypatch, capsys)
+    (c,) = doc["controls"]
+    assert (c["outcome"], c["mutated"]["verdict"], c["restored"]["verdict"]) == (
+        "error", "compile-failed", "compile-failed")
+    assert "does not build without the mutation either" in c["reason"] and "fix the gate" in c["reason"]
+    assert rc != 0
