@@ -53,7 +53,7 @@ def _undefined(d: Diagnostic, ev: Evidence) -> str | None:
         order = _order_problem(d, ev.archives)
         if order:
             return order
-    own = _missing_from_own_archive(d, ev.native)
+    own = _missing_from_own_archive(d, ev.native) or _not_in_built_archives(d, ev.native)
     if own:
         return own
     where = f" (referenced from {d.referenced_from})" if d.referenced_from else ""
@@ -123,6 +123,23 @@ def _missing_from_own_archive(d: Diagnostic, native: Sequence[NativeArchive]) ->
                     "library (`cargo::rustc-link-lib=NAME`)."
                 )
     return None
+
+
+def _not_in_built_archives(d: Diagnostic, native: Sequence[NativeArchive]) -> str | None:
+    """Referenced from Rust (an ``extern`` block of a -sys crate) or from where we cannot
+    tell, while the build scripts' own static libraries are linked and none defines it."""
+    if not native or d.symbol is None or any(d.symbol in archive_symbols(n.path) for n in native):
+        return None
+    made = ", ".join(f"{n.path.name} ({n.package}{', ' + n.build_script if n.build_script else ''})"
+                     for n in native[:3]) + (" and more" if len(native) > 3 else "")
+    return (
+        f"Nothing on the link line defines `{d.shown_symbol}`, and the static libraries the build "
+        f"scripts made are linked: {made}; none of them defines it. If one of them should (the "
+        "symbol is declared in that crate's `extern` block), the source file that defines it is "
+        "missing from its build list, renamed, or compiled out by a #if or a define: check the "
+        "build script's sources. Otherwise link the library that provides it "
+        "(`cargo::rustc-link-lib=NAME`)."
+    )
 
 
 def _library_not_found(d: Diagnostic, ev: Evidence) -> str:

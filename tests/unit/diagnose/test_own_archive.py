@@ -80,3 +80,20 @@ def test_no_source_hint_for_another_crates_archive(parts: Path) -> None:
     text = (CORPUS / "cargo/own-archive-source-missing.gnu-ld.human.txt").read_text()
     (d,) = classify_text(text, native=[NativeArchive(parts / "libparts.a", "othercrate")])
     assert "list of sources" not in (d.hint or "")
+
+
+def test_rust_code_needs_a_symbol_the_build_scripts_own_archive_lacks(parts: Path) -> None:
+    # A -sys crate's extern block declares b_fn; its build script archived only a.o.
+    text = ("/usr/bin/ld: /t/release/deps/link-5e1b.link.a1b2-cgu.0.rcgu.o: in function `link::main':\n"
+            "link.a1b2-cgu.0:(.text+0x12): undefined reference to `b_fn'\n"
+            "collect2: error: ld returned 1 exit status\n")
+    native = [NativeArchive(parts / "libparts.a", "parts-sys", "parts-sys/build.rs")]
+    (d,) = classify_text(text, native=native)
+    assert d.kind == "undefined-symbol" and d.symbol == "b_fn"
+    assert "libparts.a (parts-sys, parts-sys/build.rs)" in (d.hint or "")
+    assert "missing from its build list" in (d.hint or "")
+    # When a linked archive of theirs defines it, this is not the explanation.
+    (d,) = classify_text(text, native=[*native, NativeArchive(parts / "libother.a", "parts-sys")])
+    assert "build list" not in (d.hint or "")
+    (d,) = classify_text(text)
+    assert "build list" not in (d.hint or "")
