@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
-from lgtest import git, git_repo
+from lgtest import git
 from workflow_lint import actionlint, zizmor
 
 from linkgate.ci import pins
@@ -17,16 +16,6 @@ from linkgate.cli import main
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "ci" / "repo"
 WF = Path(".github/workflows/ci.yml")
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "repo"
-    shutil.copytree(FIXTURE, root)
-    git_repo(root)
-    git(root, "remote", "add", "origin", "git@github.com:rtlab/rtcore.git")
-    monkeypatch.chdir(root)
-    return root
 
 
 def digest(path: Path) -> str:
