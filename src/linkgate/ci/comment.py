@@ -5,6 +5,7 @@ Regenerated on every ``--write`` so its numbers never go stale silently.
 
 from __future__ import annotations
 
+import re
 import shlex
 import textwrap
 
@@ -77,12 +78,41 @@ def _controls(facts: GateFacts) -> list[str]:
     return out
 
 
-def render(gate: Gate, trigger: str, facts: GateFacts, command: str, parallel: bool = False) -> list[str]:
-    """Comment lines without the leading ``# ``."""
+def head(gate: Gate, trigger: str, command: str) -> list[str]:
+    """The comment's lines that follow from the configuration alone (without ``# ``)."""
     body = [f"Link gate {gate.name!r}, written by `{command}`; rerun it rather than editing by hand."]
     body += _what(gate)
     body.append(f"Trigger: {trigger}: {_TRADE_OFFS[trigger]}.")
-    body += _cost(facts, parallel) + _gaps(facts) + _controls(facts)
+    return _wrap(body)
+
+
+def measured(facts: GateFacts, parallel: bool = False) -> list[str]:
+    """The lines that follow from the history: cost, coverage, controls. They
+    come last and the first starts with ``Cost``, so a written comment splits."""
+    return _wrap(_cost(facts, parallel) + _gaps(facts) + _controls(facts))
+
+
+def render(gate: Gate, trigger: str, facts: GateFacts, command: str, parallel: bool = False) -> list[str]:
+    """Comment lines without the leading ``# ``."""
+    return head(gate, trigger, command) + measured(facts, parallel)
+
+
+_TIMEOUT = re.compile(r"\btimeout-minutes (\d+)\b")
+
+
+def written_measured(lines: list[str]) -> tuple[list[str], int] | None:
+    """The measured lines of a written comment and the timeout they state, or
+    None when the comment does not have the shape ``measured`` writes."""
+    start = next((i for i, line in enumerate(lines) if line.startswith("Cost")), None)
+    if start is None:
+        return None
+    tail = lines[start:]
+    # Wrapping may split "timeout-minutes" from its number; joined, they meet again.
+    m = _TIMEOUT.search(" ".join(line.strip() for line in tail))
+    return (tail, int(m[1])) if m else None
+
+
+def _wrap(body: list[str]) -> list[str]:
     out: list[str] = []
     for line in body:
         indent = len(line) - len(line.lstrip(" "))

@@ -10,9 +10,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linkgate.ci import comment, job, runners
+from linkgate.ci import comment, gitindex, job, runners
 from linkgate.ci.facts import GateFacts
-from linkgate.ci.splice import BEGIN, END, WorkflowText
+from linkgate.ci.gitindex import GitIndex
+from linkgate.ci.splice import BEGIN, END, WorkflowText, filter_entry
 from linkgate.config import Config, Gate
 from linkgate.errors import UsageError
 
@@ -29,6 +30,9 @@ class Options:
     version: str = "0"
     command: str = "linkgate ci github"
     matrix: bool = False
+    # --check without --history: compare the measured facts as the workflow states
+    # them, since a CI runner's history (often none) is not the one that wrote them.
+    keep_measured: bool = False
 
 
 @dataclass
@@ -53,52 +57,67 @@ def parse_trigger(value: str) -> tuple[str, str | None]:
     return value, None
 
 
-def filter_patterns(cfg: Config, gate: Gate) -> list[str]:
-    """The patterns of the gate's filter: its own ``paths``, else its causal surface."""
+@dataclass(frozen=True)
+class FilterEntry:
+    """The patterns of a gate's filter, and what the command should say about them."""
+    patterns: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+
+def filter_patterns(cfg: Config, gate: Gate, index: GitIndex | None = None) -> FilterEntry:
+    """The patterns of the gate's filter: its own ``paths``, else its causal
+    surface; with the configuration file that defines the gate either way, since
+    its ``env``, ``cargo`` or ``linkers`` change what links."""
+    from linkgate.trigger.pathfilter import matches
+
+    index = index if index is not None else gitindex.read(cfg.root)
+    config = _config_pattern(cfg)
     if gate.paths:
-        return list(gate.paths)
+        out = list(gate.paths)
+        # Under `every` one more pattern would narrow the filter, not widen it.
+        if config and gate.predicate_quantifier == "some" and not any(matches(p, config) for p in out):
+            out.append(config)
+        return FilterEntry(tuple(out))
     from linkgate.surface import static as staticscan
 
     surface = staticscan.static(cfg, gate)
-    out: list[str] = []
+    out = []
     for p in surface.paths:
         if p.outside:
             continue
         pattern = p.path
-        if pattern.endswith("/"):
+        if (sub := index.submodule_of(pattern.rstrip("/"))) is not None:
+            # A pull request changes a submodule only as its gitlink: the diff
+            # lists `src/zlib`, never `src/zlib/crc32.c`, so nothing inside it
+            # (file or glob) can match.
+            pattern = sub
+        elif pattern.endswith("/"):
             pattern += "**"
         elif (cfg.root / pattern).is_dir():
             pattern = pattern.rstrip("/") + "/**"
         if pattern not in out:
             out.append(pattern)
-    ignored = _git_ignored(cfg.root, [p for p in out if "*" not in p])
-    out = [p for p in out if p not in ignored]
+    if config and config not in out:
+        out.append(config)
+    check = gitindex.ignored(cfg.root, [p for p in out if "*" not in p], index)
+    out = [p for p in out if p not in check.ignored]
     # A file a directory glob already covers is one line of noise in the filter.
-    from linkgate.trigger.pathfilter import matches
-
     globs = [p for p in out if "*" in p]
     out = [p for p in out if "*" in p or not any(matches(g, p) for g in globs)]
     if not out:
         raise UsageError(f"gate {gate.name!r}: its causal surface is empty, so a paths filter would never run it",
                          hint="set paths = [...] on the gate, or use --trigger every-pr")
-    return out
+    notes = tuple(f"git check-ignore refused {p}; it stays in the filter of {gate.name!r}" for p in check.unchecked)
+    return FilterEntry(tuple(out), notes)
 
 
-def _git_ignored(root: Path, paths: list[str]) -> set[str]:
-    """The *paths* git ignores: a pull request never changes them (a git-ignored
-    Cargo.lock), so a filter entry for them only misleads. Nothing outside git."""
-    from linkgate import proc
-    from linkgate.errors import LinkgateError
-
-    if not paths:
-        return set()
+def _config_pattern(cfg: Config) -> str | None:
+    """The configuration file relative to the root; None when it lies outside."""
     try:
-        done = proc.run(["git", "check-ignore", "--stdin", "-z"], cwd=root, check=False,
-                        stdin="\0".join(paths) + "\0")
-    except LinkgateError:
-        return set()
-    # 0: some ignored, 1: none, 128: not a repository (then nothing is known to be ignored)
-    return {p for p in done.stdout.split("\0") if p} if done.returncode == 0 else set()
+        rel = cfg.path.resolve().relative_to(cfg.root.resolve())
+    except ValueError:
+        return None
+    return rel.as_posix()
 
 
 def _block(indent: int, name: str, comment_lines: list[str], mapping: dict[str, object]) -> str:
@@ -120,12 +139,26 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
     if gate.self_hosted and not opts.repository:
         raise UsageError(f"gate {gate.name!r} runs on a self-hosted runner, and the repository is unknown",
                          hint="pass --repository owner/name (used for the fork guard)")
-    lines = comment.render(gate, opts.trigger, facts, f"{opts.command} {gate.name}", parallel=opts.matrix)
+    index = gitindex.read(cfg.root)
+    target = opts.workflow.parent / f"linkgate-{jid}.yml" if opts.trigger == "schedule" else opts.workflow
+    old = _read(target)
+    if old is None and opts.trigger != "schedule":
+        raise UsageError(f"workflow {_rel(cfg, opts.workflow)} does not exist",
+                         hint="pass --workflow PATH of an existing workflow, or use --trigger schedule:CRON")
+    measured = comment.measured(facts, parallel=opts.matrix)
+    timeout = facts.timeout_minutes(parallel=opts.matrix)
+    if opts.keep_measured and old is not None:
+        kept = comment.written_measured(WorkflowText(old, _rel(cfg, target)).region_comment(jid))
+        if kept is not None and kept != (measured, timeout):
+            measured, timeout = kept
+            result.notes.append(f"the cost, coverage, controls and timeout-minutes written for {gate.name!r} differ "
+                                "from this machine's history; compared as written (pass --history FILE to compare "
+                                "them, --write to refresh them)")
+    lines = comment.head(gate, opts.trigger, f"{opts.command} {gate.name}") + measured
     spec = job.JobSpec(gate=gate, trigger=opts.trigger, version=opts.version, repository=opts.repository,
-                       timeout_minutes=facts.timeout_minutes(parallel=opts.matrix))
+                       timeout_minutes=timeout, submodules=index.checks_out_submodules,
+                       lockfile_tracked=index.lockfile)
     if opts.trigger == "schedule":
-        target = opts.workflow.parent / f"linkgate-{jid}.yml"
-        old = _read(target)
         text = _scheduled_workflow(gate, opts.cron or "", _block(2, jid, lines, _jobs(spec, opts)))
         if old is not None:
             wf = WorkflowText(old, _rel(cfg, target))
@@ -134,18 +167,16 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
         result.edits[target] = (old, text)
         result.preview = text
     else:
-        old = _read(opts.workflow)
-        if old is None:
-            raise UsageError(f"workflow {_rel(cfg, opts.workflow)} does not exist",
-                             hint="pass --workflow PATH of an existing workflow, or use --trigger schedule:CRON")
+        assert old is not None
         wf = WorkflowText(old, _rel(cfg, opts.workflow))
+        trailer = ""
         if opts.trigger == "paths":
-            spec = _apply_filter(cfg, gate, wf, spec, opts)
+            spec, trailer = _apply_filter(cfg, gate, wf, spec, opts, index, result)
         block = _block(_indent(wf), jid, lines, _jobs(spec, opts))
         wf.put_job(jid, block, after=opts.after)
         _verify(wf, jid)
         result.edits[opts.workflow] = (old, wf.text)
-        result.preview = block
+        result.preview = block + trailer
         if opts.trigger == "every-pr" and "pull_request" not in old:
             result.notes.append(f"{wf.where} has no pull_request trigger: --trigger every-pr relies on it")
     labels = runners.custom_labels(gate.runner)
@@ -160,11 +191,17 @@ def _jobs(spec: job.JobSpec, opts: Options) -> dict[str, object]:
     return dict(job.matrix_jobs(spec)) if opts.matrix else {job.job_id(spec.gate): job.gate_job(spec)}
 
 
-def _apply_filter(cfg: Config, gate: Gate, wf: WorkflowText, spec: job.JobSpec, opts: Options) -> job.JobSpec:
-    patterns = filter_patterns(cfg, gate)
+def _apply_filter(cfg: Config, gate: Gate, wf: WorkflowText, spec: job.JobSpec, opts: Options,
+                  index: GitIndex, result: Plan) -> tuple[job.JobSpec, str]:
+    """Write the gate's filter entry and output line; return the spec and the
+    preview of those edits, which the printed job alone would not show."""
+    entry = filter_patterns(cfg, gate, index)
+    result.notes.extend(entry.notes)
+    patterns = list(entry.patterns)
     found = wf.filter_step()
+    created = found is None
     if found is None:
-        block = job.changes_job(gate.name + ":\n" + "".join(f"  - '{p}'\n" for p in patterns))
+        block = job.changes_job(filter_entry(gate.name, patterns))
         changes = _block(_indent(wf), "changes", [
             "Which paths changed, as dorny/paths-filter sees them; written by linkgate for its link gates."],
             {"changes": block})
@@ -172,11 +209,23 @@ def _apply_filter(cfg: Config, gate: Gate, wf: WorkflowText, spec: job.JobSpec, 
         wf.put_job("changes", changes, after=first if opts.after is None else opts.after)
         found = wf.filter_step()
         assert found is not None
-    filter_job, index = found
-    step_id = wf.ensure_step_id(filter_job, index)
-    wf.put_filter(filter_job, index, gate.name, patterns)
-    wf.put_output(filter_job, gate.name, f"${{{{ steps.{step_id}.outputs.{gate.name} }}}}")
-    return job.JobSpec(**{**spec.__dict__, "filter_job": filter_job})
+    filter_job, step = found
+    had_id = wf.step_id(filter_job, step) is not None
+    step_id = wf.ensure_step_id(filter_job, step)
+    wf.put_filter(filter_job, step, gate.name, patterns)
+    value = f"${{{{ steps.{step_id}.outputs.{gate.name} }}}}"
+    wf.put_output(filter_job, gate.name, value)
+    if created:
+        region = wf.region("changes")
+        assert region is not None
+        preview = ("\n# and a new job `changes` (the workflow has no dorny/paths-filter step):\n"
+                   + "".join(wf.lines[region[0]:region[1]]))
+    else:
+        preview = (f"\n# and in job `{filter_job}`, the dorny/paths-filter step's `filters: |` gets this entry"
+                   + ("" if had_id else f" (and the step `id: {step_id}`)") + ":\n"
+                   + filter_entry(gate.name, patterns)
+                   + f"# and the job's `outputs:` this line:\n{gate.name}: {value}\n")
+    return job.JobSpec(**{**spec.__dict__, "filter_job": filter_job}), preview
 
 
 def _indent(wf: WorkflowText) -> int:

@@ -30,6 +30,8 @@ class JobSpec:
     repository: str | None        # owner/name for the self-hosted guard
     timeout_minutes: int
     filter_job: str | None = None  # the job whose outputs carry the paths filter
+    submodules: bool = False       # the repository has submodules the build may need
+    lockfile_tracked: bool = True  # a Cargo.lock is committed, so it can key the cache
 
 
 def job_id(gate: Gate) -> str:
@@ -48,10 +50,15 @@ def install_step(version: str) -> dict[str, Any]:
     }
 
 
-def checkout_step(fetch_depth: int | None = None) -> dict[str, Any]:
+def checkout_step(fetch_depth: int | None = None, submodules: bool = False) -> dict[str, Any]:
     with_: dict[str, Any] = {"persist-credentials": False}
     if fetch_depth is not None:
         with_["fetch-depth"] = fetch_depth
+    if submodules:
+        # `recursive`, not `true`: with no nested submodules both fetch the same,
+        # and whether a submodule has its own is known only once it is fetched
+        # (its .gitmodules lives in the submodule's commit, not in this index).
+        with_["submodules"] = "recursive"
     return {"uses": pins.uses("actions/checkout"), "with": with_}
 
 
@@ -68,12 +75,15 @@ def target_dir_steps(spec: JobSpec) -> list[dict[str, Any]]:
         path = f"$HOME/.cargo-target/{_repo_name(spec.repository)}-{jid}"
         return [{"name": "Use a target directory of this job's own",
                  "run": f'echo "CARGO_TARGET_DIR={path}" >> "$GITHUB_ENV"\n'}]
+    # hashFiles of no file is the empty string: with Cargo.lock git-ignored (a
+    # library's habit) the key would never change and the cache never update.
+    hashed = "'**/Cargo.lock'" if spec.lockfile_tracked else "'**/Cargo.toml', '**/Cargo.lock'"
     return [{
         "name": "Restore the link gate's target directory",
         "uses": pins.uses("actions/cache"),
         "with": {
             "path": f"target/linkgate/{gate.name}",
-            "key": f"linkgate-{jid}-${{{{ runner.os }}}}-${{{{ hashFiles('**/Cargo.lock') }}}}",
+            "key": f"linkgate-{jid}-${{{{ runner.os }}}}-${{{{ hashFiles({hashed}) }}}}",
             "restore-keys": f"linkgate-{jid}-${{{{ runner.os }}}}-\n",
         },
     }]
@@ -118,7 +128,8 @@ def gate_job(spec: JobSpec) -> dict[str, Any]:
     if gate.env:
         job["env"] = dict(gate.env)
     report = f"linkgate-{jid}.json"
-    steps = [checkout_step(), install_step(spec.version), *target_dir_steps(spec), *provision_steps(gate),
+    steps = [checkout_step(submodules=spec.submodules), install_step(spec.version), *target_dir_steps(spec),
+             *provision_steps(gate),
              {"name": f"Link {gate.name}",
               "run": f"linkgate run {gate.name} --format json --output {report}\n"},
              {"name": "Keep the link report",

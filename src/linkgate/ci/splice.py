@@ -117,6 +117,22 @@ class WorkflowText:
                               hint="restore the end marker, or delete the whole generated job and write again")
         return begin, end
 
+    def region_comment(self, name: str) -> list[str]:
+        """The comment lines that open the managed region *name*, without ``# ``."""
+        found = self.region(name)
+        if found is None:
+            return []
+        out = []
+        for line in self.lines[found[0] + 1:found[1]]:
+            text = line.lstrip(" ").rstrip("\r\n")
+            if text == "#":
+                out.append("")
+            elif text.startswith("# "):
+                out.append(text[2:])
+            else:
+                break
+        return out
+
     def put_job(self, name: str, block: str, after: str | None = None) -> None:
         """Replace the managed region *name*, or insert *block* after job *after*
         (default: the last job). *block* must already carry the markers."""
@@ -165,11 +181,16 @@ class WorkflowText:
         jnode = _get(jobs, job)[1]  # type: ignore[index]
         return jnode, _get(jnode, "steps")[1].value[index]  # type: ignore[index]
 
-    def ensure_step_id(self, job: str, index: int) -> str:
+    def step_id(self, job: str, index: int) -> str | None:
         _, step = self._step_node(job, index)
         found = _get(step, "id")
-        if found:
-            return str(found[1].value)
+        return str(found[1].value) if found else None
+
+    def ensure_step_id(self, job: str, index: int) -> str:
+        found = self.step_id(job, index)
+        if found is not None:
+            return found
+        _, step = self._step_node(job, index)
         k, v = step.value[0]
         col = k.start_mark.column
         self._insert_after(_end_line(v, self.lines), " " * col + "id: filter\n")
@@ -186,14 +207,14 @@ class WorkflowText:
             line = step.start_mark.line + 1
             raise SpliceError(
                 f"{self.where}:{line}: the paths-filter step's `filters` is not an inline `|` block",
-                hint=f"add this filter by hand:\n{name}:\n" + "".join(f"  - {_quote(p)}\n" for p in patterns),
+                hint="add this filter by hand:\n" + filter_entry(name, patterns),
             )
         node = filters[1]
         lines = self.lines
         first, end = node.start_mark.line + 1, _end_line(node, self.lines)
         content = [i for i in range(first, end) if lines[i].strip()]
         indent = min((len(lines[i]) - len(lines[i].lstrip(" ")) for i in content), default=node.start_mark.column + 2)
-        entry = " " * indent + f"{name}:\n" + "".join(" " * (indent + 2) + f"- {_quote(p)}\n" for p in patterns)
+        entry = filter_entry(name, patterns, indent)
         key = re.compile(r"^ {%d}%s\s*:" % (indent, re.escape(name)))
         start = next((i for i in content if key.match(lines[i])), None)
         if start is not None:
@@ -232,6 +253,11 @@ class WorkflowText:
             col = knode.start_mark.column
             self._replace_lines(knode.start_mark.line, knode.start_mark.line + 1,
                                 " " * col + "outputs:\n" + " " * (col + 2) + line_text)
+
+
+def filter_entry(name: str, patterns: list[str] | tuple[str, ...], indent: int = 0) -> str:
+    """One entry of a paths-filter ``filters: |`` block, as ``put_filter`` writes it."""
+    return " " * indent + f"{name}:\n" + "".join(" " * (indent + 2) + f"- {_quote(p)}\n" for p in patterns)
 
 
 def _quote(pattern: str) -> str:

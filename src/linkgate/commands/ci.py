@@ -31,7 +31,8 @@ def command() -> None:
 @click.option("--write", "mode", flag_value="write", help="Insert or update the job in the workflow.")
 @click.option("--check", "mode", flag_value="check", help="Exit 1 when the workflow differs from what --write would write.")
 @click.option("--history", "history", type=click.Path(dir_okay=False), default=None,
-              help="History database for cost and controls (default: .linkgate/history.sqlite, or $LINKGATE_HISTORY).")
+              help="History database for cost and controls (default: .linkgate/history.sqlite, or $LINKGATE_HISTORY); "
+              "with --check, also compare the measured facts against it.")
 @config_option
 @repo_option
 def github(gate: str, workflow: str, trigger: str, repository: str | None, after: str | None,
@@ -49,7 +50,7 @@ def github(gate: str, workflow: str, trigger: str, repository: str | None, after
     opts = gh.Options(
         workflow=(cfg.root / workflow).resolve(), trigger=kind, cron=cron,
         repository=repository or _remote_repository(cfg.root), after=after, version=__version__,
-        matrix=matrix,
+        matrix=matrix, keep_measured=mode == "check" and history is None,
     )
     result = gh.plan(cfg, selected, facts_mod.gather(cfg, selected, history), opts)
     for note in result.notes:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
-from lgtest import git, git_repo
+from lgtest import git
 from workflow_lint import actionlint, zizmor
 
 from linkgate.ci import pins
@@ -17,16 +16,6 @@ from linkgate.cli import main
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "ci" / "repo"
 WF = Path(".github/workflows/ci.yml")
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "repo"
-    shutil.copytree(FIXTURE, root)
-    git_repo(root)
-    git(root, "remote", "add", "origin", "git@github.com:rtlab/rtcore.git")
-    monkeypatch.chdir(root)
-    return root
 
 
 def digest(path: Path) -> str:
@@ -214,10 +203,15 @@ def test_comment_states_measured_cost_the_unlinked_recipe_and_the_control(repo: 
     assert "drop-runtime-archive [bfd]: caught" in comment and "drop-runtime-archive [default]: caught" in comment
     timeout = yaml.safe_load(text)["jobs"]["xla-link"]["timeout-minutes"]
     assert f"timeout-minutes {timeout}: the sum over linkers" in comment
-    # The history's figures are what --check compares: a new run makes the comment stale.
-    assert main(["ci", "github", "xla-link", "--trigger", "paths", "--check"]) == 0
+    # A new run makes the measured figures stale: --check --history compares them,
+    # --check alone (as on a CI runner, whose history is not this one) does not.
+    check = ["ci", "github", "xla-link", "--trigger", "paths", "--check"]
+    assert main([*check, "--history", ".linkgate/history.sqlite"]) == 0
     assert main(["run", "-q"]) == 0
-    assert main(["ci", "github", "xla-link", "--trigger", "paths", "--check"]) == 1
+    assert main([*check, "--history", ".linkgate/history.sqlite"]) == 1
+    capsys.readouterr()
+    assert main(check) == 0
+    assert "compared as written" in capsys.readouterr().err
 
 
 def test_a_thousand_line_workflow_keeps_every_byte_outside_the_edits(repo: Path) -> None:
