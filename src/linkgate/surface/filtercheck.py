@@ -42,10 +42,10 @@ def check_filter(
             missed = [f for f in (under or [f"{directory}/any-file"]) if not path_filter.matches(f)]
             if missed:
                 count = f" ({len(missed)} of {len(under)} tracked files, e.g. {missed[0]})" if under else ""
-                findings.append(_miss(entry.path + count, entry.why, name, entry.path))
+                findings.append(_miss(entry.path + count, entry.why, name, entry.path, entry.possible))
             continue
         if not path_filter.matches(prefix + entry.path):
-            findings.append(_miss(entry.path, entry.why, name, entry.path))
+            findings.append(_miss(entry.path, entry.why, name, entry.path, entry.possible))
     for rule in path_filter.rules_matching_nothing(repo_files):
         findings.append(Finding(
             DEAD_RULE, "warning", f"filter {name}: rule {rule} matches no file in the repository",
@@ -54,9 +54,10 @@ def check_filter(
     return findings
 
 
-def _miss(shown: str, why: str, name: str, path: str) -> Finding:
+def _miss(shown: str, why: str, name: str, path: str, possible: bool = False) -> Finding:
+    # A possible path comes from a part of the script the recorded build cannot vouch for.
     return Finding(
-        MISSES, "error", f"{shown}: {why}; not matched by filter {name}",
+        MISSES, "warning" if possible else "error", f"{shown}: {why}; not matched by filter {name}",
         file=None if path.endswith("/**") else path,
         hint=f"add '{path}' to the filter {name}",
     )
