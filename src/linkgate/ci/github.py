@@ -87,18 +87,13 @@ def filter_patterns(cfg: Config, gate: Gate) -> list[str]:
 def _git_ignored(root: Path, paths: list[str]) -> set[str]:
     """The *paths* git ignores: a pull request never changes them (a git-ignored
     Cargo.lock), so a filter entry for them only misleads. Nothing outside git."""
-    from linkgate import proc
     from linkgate.errors import LinkgateError
+    from linkgate.trigger.gitdiff import ignored_files
 
-    if not paths:
-        return set()
     try:
-        done = proc.run(["git", "check-ignore", "--stdin", "-z"], cwd=root, check=False,
-                        stdin="\0".join(paths) + "\0")
+        return ignored_files(root, paths)
     except LinkgateError:
         return set()
-    # 0: some ignored, 1: none, 128: not a repository (then nothing is known to be ignored)
-    return {p for p in done.stdout.split("\0") if p} if done.returncode == 0 else set()
 
 
 def _block(indent: int, name: str, comment_lines: list[str], mapping: dict[str, object]) -> str:

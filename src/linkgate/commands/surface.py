@@ -41,13 +41,13 @@ def _markdown(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _repo_top(root: Path) -> tuple[list[str], str]:
+def _repo_top(root: Path) -> tuple[list[str], str, Path]:
     from linkgate import proc
     from linkgate.trigger.gitdiff import tracked_files
 
     top = Path(proc.run(["git", "rev-parse", "--show-toplevel"], cwd=root).stdout.strip())
     rel = os.path.relpath(root.resolve(), top.resolve())
-    return tracked_files(top), "" if rel == "." else rel.replace(os.sep, "/") + "/"
+    return tracked_files(top), "" if rel == "." else rel.replace(os.sep, "/") + "/", top
 
 
 @click.command("surface")
@@ -67,6 +67,7 @@ def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: b
     from linkgate.surface import static as staticscan
     from linkgate.surface import built as surface
     from linkgate.surface.filtercheck import check_filter as run_check
+    from linkgate.trigger.gitdiff import ignored_files
     from linkgate.trigger.gatefilter import gate_filter
 
     if do_build and static_mode:
@@ -89,8 +90,9 @@ def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: b
         path_filter = gate_filter(cfg, selected)
         if path_filter is None:
             raise UsageError(f"gate {selected.name!r} has no paths or paths-from: there is no filter to check")
-        files, prefix = _repo_top(cfg.root)
-        report.findings = run_check(result, path_filter, files, prefix)
+        files, prefix, top = _repo_top(cfg.root)
+        plain = [prefix + p.path for p in result.paths if not p.outside and not p.path.endswith("**")]
+        report.findings = run_check(result, path_filter, files, prefix, ignored_files(top, plain))
         document["findings"] = [
             {"rule": f.rule, "level": f.level, "message": f.message} for f in report.findings
         ]
