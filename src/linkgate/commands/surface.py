@@ -67,6 +67,7 @@ def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: b
     from linkgate.surface import static as staticscan
     from linkgate.surface import built as surface
     from linkgate.surface.filtercheck import check_filter as run_check
+    from linkgate.trigger.gatedef import config_path as defining_file
     from linkgate.trigger.gitdiff import ignored_files
     from linkgate.trigger.gatefilter import gate_filter
 
@@ -84,6 +85,10 @@ def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: b
         for linker in selected.linkers:
             run_gate(cfg, selected, linker)
     result = staticscan.static(cfg, selected) if static_mode else surface.built(cfg, selected)
+    defined_in = defining_file(cfg)
+    if defined_in is not None:
+        result.add_path(defined_in, f"defines gate {selected.name}: its cargo arguments, env and linkers; "
+                        "should-run answers true for a change to them whatever the filter", config=True)
     document = {**result.to_dict(), "notes": result.notes}
     report = Report("surface", document=document, human=_human, markdown=_markdown)
     if check_filter:

@@ -53,6 +53,8 @@ def test_static_joins_the_directory_and_its_file(
     paths = {p["path"] for p in doc["paths"]}
     assert DEFAULT | NG <= paths
     assert "vendor/zlib/arch/genericfold.c" not in paths
+    # The gate's env decides which branch runs: its configuration file is part of the surface.
+    assert "linkgate.toml" in paths
     assert not [n for n in doc["notes"] if "does not exist" in n]
 
 

@@ -111,3 +111,10 @@ def test_a_possible_path_the_filter_misses_is_a_warning() -> None:
     levels = {f.message.split(":")[0]: f.level for f in check_filter(s, PathFilter(["x"], name="f"), ["include/h.h"])
               if f.rule == MISSES}
     assert levels == {"include/** (1 of 1 tracked files, e.g. include/h.h)": "warning", "src/a.c": "error"}
+
+
+def test_the_file_defining_the_gate_is_not_asked_of_the_filter() -> None:
+    s = Surface("g", "built", False)
+    s.add_path("linkgate.toml", "defines gate g", config=True)
+    assert [p.path for p in s.paths] == ["linkgate.toml"]
+    assert check_filter(s, PathFilter(["src/**"], name="f"), ["linkgate.toml", "src/a.c"]) == []
