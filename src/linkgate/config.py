@@ -210,6 +210,12 @@ def _cargo_metadata_table(data: Mapping[str, Any]) -> tuple[Mapping[str, Any], s
     return None
 
 
+def linkgate_table(manifest: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The ``[workspace|package.metadata.linkgate]`` table of a parsed Cargo.toml."""
+    found = _cargo_metadata_table(manifest)
+    return None if found is None else found[0]
+
+
 def repository_root(start: Path) -> Path | None:
     """The git top-level above *start*: the nearest directory holding ``.git``
     (a directory, or a file in a submodule or a linked worktree). A walk, not

@@ -69,34 +69,16 @@ class IgnoreCheck:
 
 
 def ignored(root: Path, paths: list[str], index: GitIndex) -> IgnoreCheck:
-    """Which of *paths* git ignores. Paths inside a submodule are left out: for
-    one such path git refuses the whole call (exit 128, "Pathspec ... is in
-    submodule"), and the superproject cannot ignore them anyway."""
-    from linkgate import proc
+    """Which of *paths* git ignores. Paths inside a submodule are left out: a
+    filter names the submodule itself (its gitlink), never a file inside it."""
     from linkgate.errors import LinkgateError
+    from linkgate.trigger.gitdiff import check_ignored
 
     paths = [p for p in paths if index.submodule_of(p) is None]
     if not index.in_git or not paths:
         return IgnoreCheck(frozenset(), ())
-
-    def check(batch: list[str]) -> tuple[int, set[str]]:
-        try:
-            done = proc.run(["git", "check-ignore", "--stdin", "-z"], cwd=root, check=False,
-                            stdin="\0".join(batch) + "\0")
-        except LinkgateError:
-            return 128, set()
-        return done.returncode, {p for p in done.stdout.split("\0") if p}
-
-    code, found = check(paths)
-    if code in (0, 1):  # 0: some ignored, 1: none
-        return IgnoreCheck(frozenset(found), ())
-    # 128 for one bad path (e.g. "is beyond a symbolic link") says nothing about
-    # the others: ask path by path, and keep the ones git still refuses.
-    found, unchecked = set(), []
-    for p in paths:
-        code, one = check([p])
-        if code in (0, 1):
-            found |= one
-        else:
-            unchecked.append(p)
+    try:
+        found, unchecked = check_ignored(root, paths)
+    except LinkgateError:
+        return IgnoreCheck(frozenset(), tuple(paths))
     return IgnoreCheck(frozenset(found), tuple(unchecked))

@@ -62,6 +62,15 @@ def command(gate: str, base: str | None, head: str | None, config_path: str | No
         else:
             changes = event.changes(comparison, cfg.root)
             answer = path_filter.any_match((c.path, c.status) for c in changes)
+            if not answer:
+                from linkgate.trigger.gatedef import definition_change
+
+                # The gate's own definition (its env, cargo arguments, linkers) decides what
+                # links, and no filter is expected to name the configuration file.
+                changed = definition_change(cfg, selected, comparison, (c.path for c in changes))
+                if changed is not None:
+                    answer = True
+                    reason += f"; {changed}"
     sys.stderr.write(f"linkgate: should-run {selected.name}: {reason}\n")
     text = "true" if answer else "false"
     sys.stdout.write(text + "\n")

@@ -41,13 +41,13 @@ def _markdown(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _repo_top(root: Path) -> tuple[list[str], str]:
+def _repo_top(root: Path) -> tuple[list[str], str, Path]:
     from linkgate import proc
     from linkgate.trigger.gitdiff import tracked_files
 
     top = Path(proc.run(["git", "rev-parse", "--show-toplevel"], cwd=root).stdout.strip())
     rel = os.path.relpath(root.resolve(), top.resolve())
-    return tracked_files(top), "" if rel == "." else rel.replace(os.sep, "/") + "/"
+    return tracked_files(top), "" if rel == "." else rel.replace(os.sep, "/") + "/", top
 
 
 @click.command("surface")
@@ -67,6 +67,8 @@ def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: b
     from linkgate.surface import static as staticscan
     from linkgate.surface import built as surface
     from linkgate.surface.filtercheck import check_filter as run_check
+    from linkgate.trigger.gatedef import config_path as defining_file
+    from linkgate.trigger.gitdiff import ignored_files
     from linkgate.trigger.gatefilter import gate_filter
 
     if do_build and static_mode:
@@ -83,18 +85,23 @@ def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: b
         for linker in selected.linkers:
             run_gate(cfg, selected, linker)
     result = staticscan.static(cfg, selected) if static_mode else surface.built(cfg, selected)
+    defined_in = defining_file(cfg)
+    if defined_in is not None:
+        result.add_path(defined_in, f"defines gate {selected.name}: its cargo arguments, env and linkers; "
+                        "should-run answers true for a change to them whatever the filter", config=True)
     document = {**result.to_dict(), "notes": result.notes}
     report = Report("surface", document=document, human=_human, markdown=_markdown)
     if check_filter:
         path_filter = gate_filter(cfg, selected)
         if path_filter is None:
             raise UsageError(f"gate {selected.name!r} has no paths or paths-from: there is no filter to check")
-        files, prefix = _repo_top(cfg.root)
-        report.findings = run_check(result, path_filter, files, prefix)
+        files, prefix, top = _repo_top(cfg.root)
+        plain = [prefix + p.path for p in result.paths if not p.outside and not p.path.endswith("**")]
+        report.findings = run_check(result, path_filter, files, prefix, ignored_files(top, plain))
         document["findings"] = [
             {"rule": f.rule, "level": f.level, "message": f.message} for f in report.findings
         ]
-        if any(f.rule == "filter-misses-surface" for f in report.findings):
+        if any(f.rule == "filter-misses-surface" and f.level == "error" for f in report.findings):
             report.exit_code = EXIT_FINDING
     emit(report, fmt, output)
     return report.exit_code

@@ -145,7 +145,7 @@ def _prove_one(
                 # artefact and the control would be "not reproduced" falsely.
                 gone = caches.invalidate(scope, (str(layout.target_dir(config, gate, ln)),))
                 if gone:
-                    whose = (f"package {scope.package!r}'s build script" if scope.package != caches.EVERY_PACKAGE
+                    whose = (f"the build script of package {scope.package}" if scope.package != caches.EVERY_PACKAGE
                              else "the build scripts (the file is in no package)")
                     out.notes.append(
                         f"{p.rel_path} is outside every rerun-if-changed of {whose}, so cargo would not "

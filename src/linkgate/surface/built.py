@@ -23,6 +23,7 @@ from linkgate.cargo import graph as cargo_graph
 from linkgate.cargo.buildscript import read_build_script_output
 from linkgate.cargo.fingerprint import RerunRecord, run_records
 from linkgate.config import Config, Gate
+from linkgate.surface.evidence import read_run
 from linkgate.surface.model import SCHEMA, Surface, SurfaceEnv, SurfacePath, relative
 from linkgate.surface.scripts import add_link_script
 
@@ -89,8 +90,9 @@ def built(config: Config, gate: Gate, graph: cargo_graph.Graph | None = None) ->
         for pkg in by_name[name]:
             # Whatever rerun-if-* lines it printed, the script and what it compiles stay in
             # the surface: a cc-style script names no source to cargo (FACTS.md).
+            run = read_run(output.out_dir, record.env_vars, tuple(f"{d.key}={d.value}" for d in links))
             add_link_script(surface, config.root, name, pkg.manifest_dir, _describe(links), "emits",
-                            record.changed_paths, record.env_vars, record.any_change)
+                            record.changed_paths, record.env_vars, record.any_change, run=run)
     manifests = [graph.workspace_root / "Cargo.toml"]
     manifests += [graph.packages[m].manifest_dir / "Cargo.toml" for m in graph.members if m in graph.packages]
     add_common(surface, config, gate, graph.workspace_root, manifests)

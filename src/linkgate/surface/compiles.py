@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linkgate.surface.rustlex import Token, matching, split_top, tokenize
-from linkgate.surface.scriptexpr import Evaluator, Value
+from linkgate.surface.scriptexpr import Evaluator, Value, widened_dir
 from linkgate.surface.scriptwalk import ScriptWalker
 
 SOURCE_EXTENSIONS = frozenset({"c", "cc", "cpp", "cxx", "c++", "C", "s", "S", "asm", "m", "mm", "cu",
@@ -177,7 +177,8 @@ class _Scanner(ScriptWalker):
     def _flags(self, value: Value, line: int, rule: str) -> None:
         for x in value.items:
             if x.text.startswith("-I") and len(x.text) > 2:
-                self.scan.inputs.append(ScriptInput(_normal(x.text[2:]), True, f"{rule} {x.text}", "headers", line))
+                path = widened_dir(x.text[2:]) if x.widened else x.text[2:]
+                self.scan.inputs.append(ScriptInput(_normal(path), True, f"{rule} {x.text}", "headers", line))
 
     def _add_expr(self, expr: list[Token], line: int, rule: str, role: str, directory: bool = False) -> None:
         self._add(self.ev.evaluate(expr), line, lambda o: f"{rule} ({o})" if o else rule, role, directory=directory)
@@ -187,7 +188,9 @@ class _Scanner(ScriptWalker):
         for item in value.items:
             if only_sources and not is_source(item.text):
                 continue
-            self.scan.inputs.append(ScriptInput(_normal(item.text), directory, rule_for(item.origin), role, line))
+            path = widened_dir(item.text) if item.widened else item.text
+            self.scan.inputs.append(ScriptInput(_normal(path), directory or item.widened, rule_for(item.origin),
+                                                role, line))
         if not quiet:
             label = rule_for(None)
             for reason in dict.fromkeys(value.missing):

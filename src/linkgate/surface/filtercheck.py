@@ -7,7 +7,7 @@ that matches no file in the repository is usually a stale or misspelt path.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from linkgate.trigger.pathfilter import PathFilter
 from linkgate.report import Finding
@@ -16,16 +16,20 @@ from linkgate.surface.built import Surface
 MISSES = "filter-misses-surface"
 DEAD_RULE = "filter-rule-matches-nothing"
 OUTSIDE = "surface-outside-repository"
+IGNORED = "surface-ignored-by-git"
 
 
 def check_filter(
-    surface: Surface, path_filter: PathFilter, repo_files: Sequence[str], prefix: str = ""
+    surface: Surface, path_filter: PathFilter, repo_files: Sequence[str], prefix: str = "",
+    ignored: Collection[str] = (),
 ) -> list[Finding]:
     """Findings for *path_filter* against *surface*.
 
     *repo_files* are the repository's tracked files relative to its top
     level (what paths-filter sees); *prefix* is the configuration root
-    relative to that top level (``""`` when they are the same directory).
+    relative to that top level (``""`` when they are the same directory);
+    *ignored* are the surface paths (relative to the top level) git ignores:
+    no pull request changes them, so no filter needs them, as in ``audit``.
     """
     name = path_filter.name or surface.gate
     findings: list[Finding] = []
@@ -36,16 +40,25 @@ def check_filter(
                 hint="vendor or pin it inside the repository so a change shows in pull requests",
             ))
             continue
+        if entry.config:
+            continue  # should-run reads the gate's definition itself: no filter needs the file
         if entry.path.endswith("/**") or entry.path == "**":
             directory = prefix + entry.path[:-3] if entry.path != "**" else prefix.rstrip("/")
             under = [f for f in repo_files if f.startswith(directory + "/") or not directory]
             missed = [f for f in (under or [f"{directory}/any-file"]) if not path_filter.matches(f)]
             if missed:
                 count = f" ({len(missed)} of {len(under)} tracked files, e.g. {missed[0]})" if under else ""
-                findings.append(_miss(entry.path + count, entry.why, name, entry.path))
+                findings.append(_miss(entry.path + count, entry.why, name, entry.path, entry.possible))
+            continue
+        if prefix + entry.path in ignored:
+            if not path_filter.matches(prefix + entry.path):
+                findings.append(Finding(
+                    IGNORED, "note", f"{entry.path}: {entry.why}; git ignores it, so no pull request changes it "
+                    f"and filter {name} need not name it",
+                ))
             continue
         if not path_filter.matches(prefix + entry.path):
-            findings.append(_miss(entry.path, entry.why, name, entry.path))
+            findings.append(_miss(entry.path, entry.why, name, entry.path, entry.possible))
     for rule in path_filter.rules_matching_nothing(repo_files):
         findings.append(Finding(
             DEAD_RULE, "warning", f"filter {name}: rule {rule} matches no file in the repository",
@@ -54,9 +67,10 @@ def check_filter(
     return findings
 
 
-def _miss(shown: str, why: str, name: str, path: str) -> Finding:
+def _miss(shown: str, why: str, name: str, path: str, possible: bool = False) -> Finding:
+    # A possible path comes from a part of the script the recorded build cannot vouch for.
     return Finding(
-        MISSES, "error", f"{shown}: {why}; not matched by filter {name}",
+        MISSES, "warning" if possible else "error", f"{shown}: {why}; not matched by filter {name}",
         file=None if path.endswith("/**") else path,
         hint=f"add '{path}' to the filter {name}",
     )

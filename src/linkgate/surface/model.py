@@ -21,6 +21,12 @@ class SurfacePath:
     why: str
     outside: bool = False
     package: str | None = None
+    # The script's source names it, but the recorded build cannot tell whether the part
+    # of the script that names it runs: a filter that misses it is a warning, not an error.
+    possible: bool = False
+    # The configuration file that defines the gate: should-run answers true for a change to
+    # the gate's definition whatever the filter says, so no filter needs to name it.
+    config: bool = False
 
 
 @dataclass(frozen=True)
@@ -38,9 +44,14 @@ class Surface:
     env: list[SurfaceEnv] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def add_path(self, path: str, why: str, outside: bool = False, package: str | None = None) -> None:
-        if all(p.path != path for p in self.paths):
-            self.paths.append(SurfacePath(path, why, outside, package))
+    def add_path(self, path: str, why: str, outside: bool = False, package: str | None = None,
+                 possible: bool = False, config: bool = False) -> None:
+        for k, p in enumerate(self.paths):
+            if p.path == path:
+                if p.possible and not possible:  # another rule vouches for it
+                    self.paths[k] = SurfacePath(path, why, outside, package)
+                return
+        self.paths.append(SurfacePath(path, why, outside, package, possible, config))
 
     def add_env(self, var: str, why: str) -> None:
         if all(e.var != var for e in self.env):
@@ -56,7 +67,8 @@ class Surface:
             "gate": self.gate,
             "mode": self.mode,
             "approximate": self.approximate,
-            "paths": [{"path": p.path, "why": p.why} for p in self.paths],
+            "paths": [{"path": p.path, "why": p.why, **({"possible": True} if p.possible else {})}
+                      for p in self.paths],
             "env": [{"var": e.var, "why": e.why} for e in self.env],
         }
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from linkgate.surface import scriptfs
@@ -43,6 +43,11 @@ _MAP_IDENTITY = frozenset({"trim", "from", "new", "to_string", "to_owned", "into
 class Item:
     text: str
     origin: str | None = None  # the binding or generator it came from: "const SOURCES", 'glob("src/*.c")'
+    # False: what a method linkgate cannot evaluate was called on, kept as a guess.
+    exact: bool = True
+    # True: a piece of the path was unknown; *text* holds ``*`` there and the
+    # path is somewhere under the directory before it (``widened_dir``).
+    widened: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,7 @@ class Value:
         return Value(self.items + other.items, self.missing + other.missing)
 
     def with_origin(self, origin: str) -> Value:
-        return Value(tuple(i if i.origin else Item(i.text, origin) for i in self.items), self.missing)
+        return Value(tuple(i if i.origin else replace(i, origin=origin) for i in self.items), self.missing)
 
 
 def unresolved(reason: str) -> Value:
@@ -71,15 +76,50 @@ def join(base: str, name: str) -> str:
     return base.rstrip("/") + "/" + name
 
 
+def widened_dir(text: str) -> str:
+    """The directory a widened path is under: what precedes its first unknown piece."""
+    known = text.split("*", 1)[0]
+    return known.rsplit("/", 1)[0] if "/" in known else "."
+
+
+def _combine(x: Item, y: Item, op: str, why: str) -> Item | None:
+    """*x* joined (or concatenated) with *y*; None when an unknown *y* leaves nothing known."""
+    unknown = not y.exact or y.widened
+    if x.widened or (unknown and not x.exact):
+        # Already somewhere under a directory, or a guess joined to a guess: keep going.
+        text = join(x.text, y.text if y.exact else "*") if op == "join" else x.text + (y.text if y.exact else "*")
+        return Item(text, y.origin or x.origin, exact=x.exact, widened=x.widened or y.widened)
+    if not unknown:
+        text = join(x.text, y.text) if op == "join" else x.text + y.text
+        return Item(text, y.origin or x.origin, exact=x.exact)
+    # `format!("src/zlib-ng/{root}{fname}.c")` with `root` unknown: writing the
+    # pieces that are known side by side names a file that does not exist, while
+    # the file is surely under the directory the known prefix names.
+    text = join(x.text, "*") if op == "join" else x.text + "*"
+    if widened_dir(text) in ("", "."):
+        return None  # the whole package: too wide to be a finding, left as a note
+    return Item(text, f"under {widened_dir(text)}: {why}", widened=True)
+
+
 def _product(a: Value, b: Value, op: str = "join") -> Value:
     items = []
+    ys = b.items
+    if not ys and b.missing:
+        ys = (Item("*", exact=False),)  # a piece that cannot be read: widen to the directory before it
+    why = b.missing[0] if b.missing else "computed at build time"
+    accounted = True  # every unknown combination became a widened path
     for x in a.items:
-        for y in b.items:
-            text = join(x.text, y.text) if op == "join" else x.text + y.text
-            items.append(Item(text, y.origin or x.origin))
+        for y in ys:
+            item = _combine(x, y, op, why)
+            if item is None:
+                accounted = False
+                continue
+            items.append(item)
             if len(items) > _MAX_ITEMS:
                 return Value(tuple(items), a.missing + b.missing + ("too many combinations",))
-    return Value(tuple(items), a.missing + b.missing)
+    unknown = any(not y.exact or y.widened for y in ys)
+    keep = b.missing if not (unknown and accounted and a.items and all(x.exact for x in a.items)) else ()
+    return Value(tuple(items), a.missing + keep)
 
 
 @dataclass
@@ -251,6 +291,8 @@ class Evaluator:
             return self._call(name, args), close + 1
         if len(parts) == 1 and name in self.bindings:
             return self.bindings[name], i
+        if name in ("None", "Option::None"):
+            return Value(), i  # no value: nothing to read, nothing unreadable either
         return unresolved(f"{name} is not a literal"), i
 
     def _call(self, name: str, args: list[list[Token]]) -> Value:
@@ -264,6 +306,8 @@ class Evaluator:
                          first.missing)
         if name in ("Vec::new", "Vec::with_capacity", "vec::Vec::new"):
             return Value()
+        if name in ("String::new", "String::with_capacity", "PathBuf::new"):
+            return Value((Item(""),))
         if name in ("env::current_dir", "current_dir"):
             return Value((Item("."),))
         if name in ("glob", "glob::glob"):
@@ -306,11 +350,19 @@ class Evaluator:
         if name == "chain" and len(args) == 1:
             return recv + self.evaluate(args[0]), end
         if name == "parent" and not args:
-            return Value(tuple(Item(posixpath.dirname(x.text) or ".", x.origin) for x in recv.items), recv.missing), end
+            return Value(tuple(replace(x, text=posixpath.dirname(x.text) or ".") for x in recv.items), recv.missing), end
         if name == "file_name" and not args:
-            return Value(tuple(Item(posixpath.basename(x.text), x.origin) for x in recv.items), recv.missing), end
+            return Value(tuple(replace(x, text=posixpath.basename(x.text)) for x in recv.items), recv.missing), end
         if name in ("unwrap_or", "unwrap_or_else") and not recv.items:
             return recv, end  # the fallback of an unreadable value tells nothing about files
+        if name in ("map_or", "map_or_else") and len(args) == 2:
+            # `root.map_or(String::new(), |s| format!("{s}/"))`: the closure maps a value
+            # that is there (`Some("arch/x86")`); the default stands in for one that is not.
+            mapped = self._closure(recv, args[1])
+            if recv.items and not recv.missing:
+                return mapped, end
+            default = self.evaluate(args[0]) if name == "map_or" else self._closure(Value(), args[0])
+            return mapped + default, end
         if name in _CLOSURE_METHODS and len(args) == 1:
             return self._closure(recv, args[0]), end
         if name in _SPLITS:
@@ -318,12 +370,13 @@ class Evaluator:
             return Value(tuple(Item(piece, x.origin) for x in recv.items for piece in _split(x.text, name, seps)),
                          recv.missing), end
         if name in ("trim", "trim_end", "trim_start"):
-            return Value(tuple(Item(x.text.strip(), x.origin) for x in recv.items), recv.missing), end
+            return Value(tuple(replace(x, text=x.text.strip()) for x in recv.items), recv.missing), end
         if name == "read_dir" and not args:  # Path::read_dir
             return self._expand(recv, "read_dir", lambda p: scriptfs.walk(self.package_dir, p, recursive=False)), end
         if name == "filter" and len(args) == 1:
             return filter_by_closure(recv, args[0]), end
-        return Value(recv.items, recv.missing + (f".{name}(...) is computed at build time",)), end
+        guesses = tuple(replace(x, exact=False) for x in recv.items)
+        return Value(guesses, recv.missing + (f".{name}(...) is computed at build time",)), end
 
     def _closure(self, recv: Value, body: Sequence[Token]) -> Value:
         """``.map(|p| expr)``: *p* stands for every item of the receiver."""

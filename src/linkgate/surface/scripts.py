@@ -16,6 +16,7 @@ from pathlib import Path
 
 from linkgate.cargo.buildscript import build_script_source
 from linkgate.surface.compiles import ScriptScan, scan_script
+from linkgate.surface.evidence import RecordedRun, Verdicts, probed
 from linkgate.surface.model import Surface, relative
 from linkgate.surface.rustlex import Token, matching, tokenize
 
@@ -130,8 +131,14 @@ def _path_attributes(t: list[Token], i: int) -> list[str]:
 def add_link_script(
     surface: Surface, root: Path, pkg: str, manifest_dir: Path, link_desc: str, origin: str,
     rerun_paths: Iterable[str], env_vars: Iterable[str], any_change: bool, source: ScriptSource | None = None,
+    run: RecordedRun | None = None,
 ) -> None:
-    """Add one build script that emits (or appears to emit) *link_desc*, and everything it reads."""
+    """Add one build script that emits (or appears to emit) *link_desc*, and everything it reads.
+
+    *run* is cargo's record of the script's run (built mode): what its source
+    names but the run did not use is left out, and what the run cannot vouch
+    for is marked possible.
+    """
     source = source or read_script(manifest_dir)
     trigger = f"reruns the build script of package {pkg}, which {origin} {link_desc}"
     if source.path is not None:
@@ -154,12 +161,15 @@ def add_link_script(
         surface.add_note(f"package {pkg} is outside the repository ({manifest_dir}): what its build script "
                          "compiles is pinned by Cargo.lock, which is in the surface")
         return
-    _add_scanned(surface, root, pkg, manifest_dir, source, f"the build script of package {pkg} {origin} {link_desc}")
+    _add_scanned(surface, root, pkg, manifest_dir, source, f"the build script of package {pkg} {origin} {link_desc}",
+                 run)
 
 
-def _add_scanned(surface: Surface, root: Path, pkg: str, manifest_dir: Path, source: ScriptSource, whose: str) -> None:
+def _add_scanned(surface: Surface, root: Path, pkg: str, manifest_dir: Path, source: ScriptSource, whose: str,
+                 run: RecordedRun | None) -> None:
     assert source.path is not None
     script = source.path
+    verdicts = Verdicts.judge(source.scan.inputs, run)
 
     def where(file: str, line: int) -> str:
         rel = relative(root, Path(file) if file else script)[0]
@@ -168,21 +178,54 @@ def _add_scanned(surface: Surface, root: Path, pkg: str, manifest_dir: Path, sou
     for name, module in source.modules:
         rel, outside = relative(root, module)
         surface.add_path(rel, f"mod {name}: part of {whose}", outside, pkg)
-    for entry in source.scan.inputs:
+    unused: list[str] = []
+    for k, entry in enumerate(source.scan.inputs):
         full = manifest_dir / entry.path
         rel, outside = relative(root, full, directory=entry.directory)
         at = where(entry.file, entry.line)
-        surface.add_path(rel, f"{entry.rule} at {at}; {whose}", outside, pkg)
+        if k in verdicts.unused:
+            unused.append(rel)
+            continue
+        if k in verdicts.possible:
+            surface.add_path(rel, f"possible: {entry.rule} at {at}, in a part of the script the recorded build "
+                                  f"cannot vouch for; {whose}", outside, pkg, possible=True)
+        else:
+            surface.add_path(rel, f"{entry.rule} at {at}; {whose}", outside, pkg)
         if not (full.is_dir() if entry.directory else full.exists()):
             surface.add_note(f"{at}: {entry.rule} names {entry.path}, which does not exist ({rel})")
-    for var, rule in source.scan.env:
-        surface.add_env(var, f"{rule}; {whose}")
+    if unused:
+        more = f" and {len(unused) - 1} more" if len(unused) > 1 else ""
+        surface.add_note(f"package {pkg}: its build script also names {unused[0]}{more}, which the recorded build "
+                         "did not compile or build (another feature, target or branch of the script would): "
+                         "left out; `linkgate surface --static` lists them")
+    skipped_env: set[str] = set()
     for lib in source.scan.libraries:
-        surface.add_note(
-            f"{where(lib.file, lib.line)}: package {pkg} links the system library {lib.name} found by pkg-config "
-            f"({lib.rule}): it is outside the repository, so no path filter sees it change; "
-            + ", ".join(f"${v}" for v in lib.env[:3]) + " and $PKG_CONFIG_PATH steer which copy is linked"
-        )
+        at = where(lib.file, lib.line)
+        steer = ", ".join(f"${v}" for v in lib.env[:3]) + " and $PKG_CONFIG_PATH steer which copy is linked"
+        if run is None:
+            surface.add_note(
+                f"{at}: package {pkg} links the system library {lib.name} found by pkg-config ({lib.rule}): "
+                f"it is outside the repository, so no path filter sees it change; {steer}")
+        elif probed(lib, run):
+            recorded = [d for d in run.links if d.startswith("rustc-link-lib=")]
+            emits = ", ".join(recorded) if recorded else "no rustc-link-lib line"
+            surface.add_note(
+                f"{at}: package {pkg} probed the system library {lib.name} with pkg-config ({lib.rule}) in the "
+                f"recorded build, which emits {emits}: it is outside the repository, so no path filter sees it "
+                f"change; {steer}")
+        else:
+            # The claim must come from the record: a probe the run never made is a branch not taken.
+            skipped_env.add(f'{lib.rule}("{lib.name}")')
+            libs = [d for d in run.links if d.startswith("rustc-link-lib=")]
+            surface.add_note(
+                f"{at}: package {pkg} may link the system library {lib.name} found by pkg-config ({lib.rule}) "
+                f"when its build script takes that branch; the recorded build did not probe it "
+                f"(it emits {', '.join(libs) or 'no rustc-link-lib line'})")
+    for var, rule in source.scan.env:
+        if rule not in skipped_env:
+            surface.add_env(var, f"{rule}; {whose}")
     for file, line, text in source.scan.notes:
+        if file in verdicts.not_run:
+            continue  # a module the recorded build did not run: its unknowns cannot matter here
         surface.add_note(f"{where(file, line)}: {text}; linkgate cannot tell which files that names: "
                          "add them to the gate's filter by hand")

@@ -9,6 +9,7 @@ it. When base and head share no history it lists every tracked file as added.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -91,3 +92,56 @@ def tracked_files(cwd: str | Path | None = None) -> list[str]:
     """Every file git tracks, relative to the repository root."""
     done = proc.run(["git", "ls-files", "-z", "--full-name"], cwd=cwd)
     return [p for p in done.stdout.split("\0") if p]
+
+
+def ignored_files(top: Path, paths: Sequence[str]) -> set[str]:
+    """The *paths* (relative to *top*, a directory of the repository) git ignores.
+
+    A pull request cannot change them (a git-ignored ``Cargo.lock``). Nothing is
+    known to be ignored outside git. See ``check_ignored``.
+    """
+    return check_ignored(top, paths)[0]
+
+
+def check_ignored(top: Path, paths: Sequence[str]) -> tuple[set[str], list[str]]:
+    """(the *paths* git ignores, those git refused to judge).
+
+    One path inside a submodule makes ``git check-ignore`` stop with exit 128
+    for all of them ("fatal: Pathspec ... is in submodule"), so each
+    submodule's paths are asked of the submodule itself; a 128 for another
+    reason (a path beyond a symbolic link) is asked again path by path.
+    """
+    if not paths:
+        return set(), []
+    staged = proc.run(["git", "ls-files", "-s", "-z"], cwd=top, check=False)
+    if staged.returncode != 0:
+        return set(), []  # not a repository
+    submodules = sorted((line.split("\t", 1)[1] for line in staged.stdout.split("\0")
+                         if line.startswith("160000 ") and "\t" in line), key=len, reverse=True)
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        sub = next((s for s in submodules if path.startswith(s + "/")), "")
+        groups.setdefault(sub, []).append(path[len(sub) + 1:] if sub else path)
+    ignored: set[str] = set()
+    unchecked: list[str] = []
+    for sub, rels in groups.items():
+        if sub and not (top / sub / ".git").exists():
+            continue  # not checked out: git knows nothing of its files
+        code, found = _check_ignore(top / sub, rels)
+        if code == 128 and len(rels) > 1:
+            found = set()
+            for rel in rels:
+                one_code, one = _check_ignore(top / sub, [rel])
+                found |= one
+                if one_code == 128:
+                    unchecked.append(f"{sub}/{rel}" if sub else rel)
+        elif code == 128:
+            unchecked += [f"{sub}/{r}" if sub else r for r in rels]
+        ignored.update(f"{sub}/{p}" if sub else p for p in found)
+    return ignored, unchecked
+
+
+def _check_ignore(cwd: Path, rels: Sequence[str]) -> tuple[int, set[str]]:
+    # 0: some ignored, 1: none, 128: git refused (its answer is then empty)
+    done = proc.run(["git", "check-ignore", "--stdin", "-z"], cwd=cwd, check=False, stdin="\0".join(rels) + "\0")
+    return done.returncode, ({p for p in done.stdout.split("\0") if p} if done.returncode == 0 else set())

@@ -219,3 +219,52 @@ def test_a_source_list_kept_in_a_text_file(tmp_path: Path) -> None:
         "extra/y.c": 'cc::Build::files (read_to_string("more.txt"))',
     }
     assert [msg for _, _, msg in scan.notes] == ['cc::Build::file: include_str!("missing.txt"): cannot read it']
+
+
+def test_a_directory_passed_as_an_option_keeps_its_slash(tmp_path: Path) -> None:
+    # libz-sys's zng/cc.rs: `root` is "" or "arch/x86/", built by map_or from an Option.
+    touch(tmp_path, "src/ng/adler32.c", "src/ng/arch/generic/adler32_c.c", "src/ng/arch/x86/crc_avx.c")
+    text = '''
+        struct Build { cfg: cc::Build }
+        impl Build {
+            fn append(&mut self, root: Option<&str>, files: &[&str]) {
+                let root = root.map_or(String::new(), |s| {
+                    assert!(!s.ends_with('/'), "remove trailing slash");
+                    format!("{s}/")
+                });
+                self.cfg.files(files.into_iter().map(|fname| format!("src/ng/{root}{fname}.c")));
+            }
+        }
+        fn main() {
+            let mut cfg = Build { cfg: cc::Build::new() };
+            cfg.append(None, &["adler32"]);
+            cfg.append(Some("arch/generic"), &["adler32_c"]);
+            cfg.append(Some("arch/x86"), &["crc_avx"]);
+        }
+    '''
+    scan = scan_script(text, tmp_path)
+    assert set(inputs(text, tmp_path)) == {"src/ng/adler32.c", "src/ng/arch/generic/adler32_c.c",
+                                           "src/ng/arch/x86/crc_avx.c"}
+    assert scan.notes == []
+
+
+def test_an_unknown_piece_of_a_path_widens_it_to_the_directory_before_it(tmp_path: Path) -> None:
+    text = '''
+        fn main() {
+            let arch = env::var("ZNG_ARCH").unwrap();
+            let flavour = "generic".to_uppercase();
+            cc::Build::new()
+                .file(format!("src/ng/{arch}/crc.c"))
+                .file("lib/".to_string() + &flavour + "/x.c")
+                .file(Path::new("vendor").join(flavour).join("y.c"))
+                .file(format!("{arch}.c"));
+        }
+    '''
+    scan = scan_script(text, tmp_path)
+    assert inputs(text, tmp_path) == {
+        "src/ng/**": "cc::Build::file (under src/ng: depends on $ZNG_ARCH)",
+        "lib/**": "cc::Build::file (under lib: .to_uppercase(...) is computed at build time)",
+        "vendor/**": "cc::Build::file (under vendor: .to_uppercase(...) is computed at build time)",
+    }
+    # Nothing but the package itself is known about the last one: a note, not `**`.
+    assert [msg for _, _, msg in scan.notes] == ["cc::Build::file: depends on $ZNG_ARCH"]

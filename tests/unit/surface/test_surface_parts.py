@@ -74,3 +74,47 @@ def test_check_filter_with_config_root_below_repository_top() -> None:
     s = Surface("g", "built", False)
     s.add_path("dep/build.rs", "why")
     assert check_filter(s, PathFilter(["rust/dep/**"]), ["rust/dep/build.rs"], prefix="rust/") == []
+
+
+def test_the_recorded_run_keeps_what_it_compiled_and_doubts_what_it_cannot_tell(tmp_path: Path) -> None:
+    from linkgate.surface.compiles import ScriptInput
+    from linkgate.surface.evidence import Verdicts, read_run
+
+    out = tmp_path / "out"
+    (out / "lib").mkdir(parents=True)
+    for name in ("f0389296f42960e9-adler32.o", "f0389296f42960e9-gzread.o", "libz.a"):
+        (out / "lib" / name).write_text("")
+    inputs = [
+        ScriptInput("src/zlib/adler32.c", False, "cc::Build::file", "compiled", 7),
+        ScriptInput("src/zlib/gzread.c", False, "cc::Build::file", "compiled", 8),
+        ScriptInput("src/zlib", True, "cc::Build::include", "headers", 9),
+        ScriptInput("src/ng/adler32.c", False, "cc::Build::files", "compiled", 3, file="zng/cc.rs"),
+        ScriptInput("src/ng/deflate_fast.c", False, "cc::Build::files", "compiled", 3, file="zng/cc.rs"),
+        ScriptInput("src/ng", True, "cc::Build::include", "headers", 9, file="zng/cc.rs"),
+        ScriptInput("src/ng", True, "cmake source dir (cmake::Config::new)", "built", 5, file="zng/cmake.rs"),
+        ScriptInput("include", True, "bindgen clang arg -Iinclude", "headers", 2, file="bind.rs"),
+    ]
+    v = Verdicts.judge(inputs, read_run(out, (), ("rustc-link-lib=static=z",)))
+    # src/ng/adler32.c has an object of its stem, but zng/cc.rs compiled nothing else it names.
+    assert (v.unused, v.possible, v.not_run) == (frozenset({3, 4, 5, 6}), frozenset({7}), frozenset({"zng/cc.rs"}))
+    # Objects named some other way tell nothing: everything stays.
+    assert Verdicts.judge(inputs, read_run(tmp_path / "none", (), ())) == Verdicts(frozenset(), frozenset())
+
+
+def test_a_possible_path_the_filter_misses_is_a_warning() -> None:
+    s = Surface("g", "built", False)
+    s.add_path("include/**", "possible: bindgen clang arg", possible=True)
+    s.add_path("src/a.c", "cc::Build::file", possible=True)
+    s.add_path("src/a.c", "cc::Build::file at build.rs:3")  # another rule vouches for it
+    assert [(p.path, p.possible) for p in s.paths] == [("include/**", True), ("src/a.c", False)]
+    assert s.to_dict()["paths"][0] == {"path": "include/**", "why": "possible: bindgen clang arg", "possible": True}
+    levels = {f.message.split(":")[0]: f.level for f in check_filter(s, PathFilter(["x"], name="f"), ["include/h.h"])
+              if f.rule == MISSES}
+    assert levels == {"include/** (1 of 1 tracked files, e.g. include/h.h)": "warning", "src/a.c": "error"}
+
+
+def test_the_file_defining_the_gate_is_not_asked_of_the_filter() -> None:
+    s = Surface("g", "built", False)
+    s.add_path("linkgate.toml", "defines gate g", config=True)
+    assert [p.path for p in s.paths] == ["linkgate.toml"]
+    assert check_filter(s, PathFilter(["src/**"], name="f"), ["linkgate.toml", "src/a.c"]) == []
