@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,13 +18,16 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The fixture, committed to git, built once with `surface --build`."""
+    """The fixture, committed to git, built once with `surface --build` (here, so that
+    every test can run alone or on any worker)."""
     root = tmp_path_factory.mktemp("surface") / "ws"
     shutil.copytree(FIXTURE, root)
     env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@e", "PATH": "/usr/bin:/bin"}
     for argv in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "fixture"]):
         subprocess.run(["git", *argv], cwd=root, env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "linkgate", "surface", "top", "--build"], cwd=root,
+                   check=False, capture_output=True)
     return root
 
 
