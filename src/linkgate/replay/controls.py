@@ -91,14 +91,16 @@ def replay_control(
 
 def explain(config: Config, gate: Gate, linker: str, match: Matcher) -> str | None:
     """The sweep's sentence for the directives *match* selects, or None when there is nothing to say."""
-    from linkgate.replay.sweep import LinkerSweep
+    from linkgate.replay.sweep import NOT_JUDGED, LinkerSweep
 
     try:
         recorded = load(config, gate, linker)
         require_fresh(recorded)
         with tempfile.TemporaryDirectory(prefix="linkgate-explain-") as tmp:
             ls = LinkerSweep(recorded, Path(tmp))
-            sentences = [ls.judge(i).detail for i, d in enumerate(ls.directives) if match(d)]
+            judged = [ls.judge(i) for i, d in enumerate(ls.directives) if match(d)]
+            # A full run that did not reproduce rebuilt the rlib: replay's "cannot tell" explains nothing there.
+            sentences = [j.detail for j in judged if j.status != NOT_JUDGED]
     except ReplayRefused:
         return None
     return " ".join(dict.fromkeys(s for s in sentences if s)) or None
