@@ -215,6 +215,7 @@ def _prove_by_replay(
     config: Config, gate: Gate, control: Any, phase: Phase, on_build: Any, match: Any = None
 ) -> list[ControlOutcome]:
     from linkgate.replay import controls as replay_controls
+    from linkgate.replay.directives import UNJUDGED_REMEDY
     from linkgate.replay.run import ReplayRefused
 
     match = match or replay_controls.matcher(control)
@@ -223,16 +224,20 @@ def _prove_by_replay(
         out = ControlOutcome(control.name, gate.name, ln, "", "", replayed=True)
         phase(f"{control.name} [{ln}]: replaying the recorded links without the directive")
         try:
-            out.mutated, out.restored, out.diff, out.file = replay_controls.replay_control(
-                config, gate, ln, match, out.notes, on_build
-            )
+            replayed = replay_controls.replay_control(config, gate, ln, match, out.notes, on_build)
         except ReplayRefused as exc:
             out.outcome, out.reason = ERROR, exc.render()
             outcomes.append(out)
             continue
+        out.mutated, out.restored, out.diff, out.file = replayed[:4]
         out.notes.append("replayed: judged by re-running the recorded link without the directive (no cargo build)")
         out.outcome, out.reason = judge(control, out.mutated, out.restored)
-        if out.outcome == NOT_REPRODUCED:
+        if out.outcome == NOT_REPRODUCED and replayed.unjudged:
+            # The mutated replay linked, but the rlib it linked still holds the library: no evidence either way.
+            out.outcome = ERROR
+            out.reason = (f"not judged: the recorded links pass without the directive under {ln}, but "
+                          f"{replayed.unjudged}\n  hint: {UNJUDGED_REMEDY}")
+        elif out.outcome == NOT_REPRODUCED:
             out.explanation = replay_controls.explain(config, gate, ln, match)
             if out.explanation:
                 out.notes.append(out.explanation)

@@ -23,6 +23,7 @@ from linkgate.cli import main
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURE = ROOT / "tests" / "fixtures" / "ccsys"
 SWEEP_SCHEMA = json.loads((ROOT / "src/linkgate/data/schemas/sweep-1.json").read_text())
+PROVE_SCHEMA = json.loads((ROOT / "src/linkgate/data/schemas/prove-1.json").read_text())
 DIRECTIVE = "rustc-link-lib=static=zlite"
 
 # Every test target of the workspace: zsys's own harness carries -lzlite.
@@ -31,6 +32,12 @@ WORKSPACE_GATE = """
 name = "workspace"
 cargo = ["test", "--release", "--no-run"]
 linkers = ["default", "bfd"]
+"""
+DROP_CONTROL = """
+[[gate.control]]
+name = "drop-zlite-{gate}"
+drop-directive = {{ lib = "static=zlite" }}
+expect-kind = "undefined-symbol"
 """
 
 
@@ -69,3 +76,26 @@ def test_sweep_does_not_call_a_bundled_static_library_redundant(tmp_path, monkey
     assert "not-judged" in human and "redundant" not in human and "a candidate to drop" not in human
     main(["sweep", "workspace", "-q", "--format", "markdown"])
     assert "rustc bundles static=zlite into zsys's rlib" in capsys.readouterr().out
+
+
+def test_drop_directive_control_on_a_bundled_static_library_is_not_judged(tmp_path, monkeypatch, capsys):
+    ws = ccsys_at(tmp_path / "ccsys", DROP_CONTROL.format(gate="calls"),
+                  WORKSPACE_GATE, DROP_CONTROL.format(gate="workspace"))
+    monkeypatch.chdir(ws)
+    rc, doc = run_json(["prove", "--control", "drop-zlite-calls", "--control", "drop-zlite-workspace"],
+                       capsys, PROVE_SCHEMA)
+    assert rc == 3
+    assert {(c["gate"], c["linker"]) for c in doc["controls"]} == {
+        (g, ln) for g in ("calls", "workspace") for ln in ("default", "bfd")}
+    for c in doc["controls"]:
+        assert c["outcome"] == "error", c
+        assert c["reason"].startswith("not judged: "), c
+        assert "rustc bundles static=zlite into zsys's rlib" in c["reason"]
+        assert "hint: prove it with a file control" in c["reason"]
+    # the workspace gate's harness carries -lzlite: the replays ran and linked, and are shown
+    for c in doc["controls"]:
+        if c["gate"] == "workspace":
+            assert c["replayed"] and c["mutated"]["verdict"] == "linked", c
+    main(["prove", "-q", "--control", "drop-zlite-workspace"])
+    human = capsys.readouterr().out
+    assert "not-reproduced" not in human and "not judged" in human, human
