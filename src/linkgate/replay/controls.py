@@ -60,8 +60,18 @@ class ReplayedControl(NamedTuple):
     mutated: GateResult
     restored: GateResult
     mutation: str       # "drop -lhelper (build.rs:12)"
-    build_script: str
+    build_script: str   # relative to the repository root when inside it
     unjudged: str | None  # why a mutated replay that links proves nothing (a bundled static library)
+
+
+def relative(config: Config, path: str | None) -> str:
+    """*path* relative to the repository root, as file controls name their file; as given when outside."""
+    if not path:
+        return ""
+    try:
+        return Path(path).resolve().relative_to(config.root.resolve()).as_posix()
+    except ValueError:
+        return path
 
 
 def replay_control(
@@ -75,7 +85,7 @@ def replay_control(
         raise ReplayRefused(f"no build script of gate {gate.name!r} prints that directive "
                             f"(under {linker}: {', '.join(sorted({d.label for d in found})) or 'none'})")
     label = ", ".join(sorted({found[i].label for i in chosen}))
-    where = sorted({f"{found[i].build_script}:{found[i].line}" if found[i].line else str(found[i].build_script)
+    where = sorted({relative(config, found[i].build_script) + (f":{found[i].line}" if found[i].line else "")
                     for i in chosen})
     unjudged = next((why for i in chosen if (why := found[i].unjudged)), None)
     with tempfile.TemporaryDirectory(prefix="linkgate-control-") as tmp:
@@ -102,7 +112,7 @@ def replay_control(
         mutated = result_of(recorded, dropped, t0)
         t1 = time.monotonic()
         restored = result_of(recorded, [attempt(link, scratch, tag=".base") for link in carrying], t1)
-    script = next((str(found[i].build_script) for i in chosen if found[i].build_script), "")
+    script = next((relative(config, found[i].build_script) for i in chosen if found[i].build_script), "")
     return ReplayedControl(mutated, restored, f"drop {label} ({', '.join(where)})", script, unjudged)
 
 

@@ -95,7 +95,8 @@ def test_drop_directive_control_on_a_bundled_static_library_is_not_judged(tmp_pa
     # the workspace gate's harness carries -lzlite: the replays ran and linked, and are shown
     for c in doc["controls"]:
         if c["gate"] == "workspace":
-            assert c["replayed"] and c["mutated"]["verdict"] == "linked", c
+            assert c["replayed"] and c["mutated"]["verdict"] == "linked" and c["file"] == "zsys/build.rs", c
+            assert "drop rustc-link-lib=static=zlite (zsys/build.rs:" in c["mutation"]
     main(["prove", "-q", "--control", "drop-zlite-workspace"])
     human = capsys.readouterr().out
-    assert "not-reproduced" not in human and "not judged" in human, human
+    assert "not-reproduced" not in human and "on gate workspace (zsys/build.rs)" in human, human
