@@ -119,10 +119,20 @@ def prove(
             for g, c in selected:
                 if c.drops_directive:
                     outcomes.extend(_prove_by_replay(config, g, c, phase, on_build))
-                elif replay and g.is_cargo and (by_replay := _file_control_by_replay(config, plans[c.name], phase, on_build)):
-                    outcomes.extend(by_replay)
-                else:
-                    outcomes.extend(_prove_one(config, repo, plans[c.name], phase, on_build))
+                    continue
+                fallback = None
+                if replay:
+                    by_replay, why = _file_control_by_replay(config, plans[c.name], phase, on_build)
+                    if by_replay is not None:
+                        outcomes.extend(by_replay)
+                        continue
+                    fallback = f"--replay: a full run judged it because {why or 'replay could not judge it'}"
+                    phase(f"{c.name}: {fallback}")
+                full = _prove_one(config, repo, plans[c.name], phase, on_build)
+                for out in full:
+                    if fallback:
+                        out.notes.insert(0, fallback)
+                outcomes.extend(full)
     return outcomes
 
 
@@ -193,22 +203,29 @@ def _explain(
 
 def _file_control_by_replay(
     config: Config, p: controls.PlannedMutation, phase: Phase, on_build: Any
-) -> list[ControlOutcome] | None:
-    """Outcomes by replay for a mutation that only removes printed directives; None: run it for real."""
+) -> tuple[list[ControlOutcome] | None, str]:
+    """(outcomes by replay, "") for a mutation that only removes printed directives,
+    else (None, why it needs a full run)."""
     from linkgate.replay import probe
 
+    if not p.gate.is_cargo:
+        return None, f"gate {p.gate.name!r} runs a command, not cargo, and linkgate records only cargo gates' links"
     phase(f"{p.control.name}: running the mutated build script alone")
     removed, why = probe.removed_directives(config, p.gate, p.rel_path, p.original, p.mutated)
     if removed is None:
-        return None
+        return None, why
     shown = ", ".join(f"cargo:{k}={v}" for k, v in removed)
     note = (f"the mutation only removes {shown} (the original and mutated build scripts, run alone in a "
             "scratch OUT_DIR, wrote identical files and printed the same otherwise), so replay judged it")
     outs = _prove_by_replay(config, p.gate, p.control, phase, on_build, match=probe.matches_removed(removed))
+    failed = next((o for o in outs if o.outcome == ERROR), None)
+    if failed is not None:
+        # A real build can judge what replay could not (no recording, an unjudgeable directive).
+        return None, f"replay could not judge it under {failed.linker}: {failed.reason.splitlines()[0]}"
     for out in outs:
         out.file, out.diff = p.rel_path, p.diff()
         out.notes.insert(0, note)
-    return outs
+    return outs, ""
 
 
 def _prove_by_replay(

@@ -39,6 +39,21 @@ name = "drop-zlite-{gate}"
 drop-directive = {{ lib = "static=zlite" }}
 expect-kind = "undefined-symbol"
 """
+DELETE_LINE_CONTROL = """
+[[gate.control]]
+name = "delete-zlite-line"
+file = "zsys/build.rs"
+delete = 'rustc-link-lib=static=zlite'
+expect-kind = "undefined-symbol"
+expect-match = "zl_"
+
+[[gate.control]]
+name = "rename-checksum"
+file = "zsys/vendor/zlite/checksum.c"
+replace = { pattern = '^unsigned long zl_checksum\\(', with = 'unsigned long zl_checksum_renamed(' }
+expect-kind = "undefined-symbol"
+expect-match = "zl_checksum"
+"""
 
 
 def ccsys_at(root: Path, *extra: str) -> Path:
@@ -100,3 +115,21 @@ def test_drop_directive_control_on_a_bundled_static_library_is_not_judged(tmp_pa
     main(["prove", "-q", "--control", "drop-zlite-workspace"])
     human = capsys.readouterr().out
     assert "not-reproduced" not in human and "on gate workspace (zsys/build.rs)" in human, human
+
+
+def test_prove_replay_runs_a_full_build_for_a_bundled_static_library_and_says_why(tmp_path, monkeypatch, capsys):
+    """Deleting the directive for real breaks the link: the full run `--replay` falls back to catches it.
+    A control on a C source (the libz-sys trial's) falls back too, and says why."""
+    ws = ccsys_at(tmp_path / "ccsys", WORKSPACE_GATE, DELETE_LINE_CONTROL)
+    monkeypatch.chdir(ws)
+    rc = main(["prove", "-q", "--replay", "--control", "delete-zlite-line", "--control", "rename-checksum"])
+    human = capsys.readouterr().out
+    assert rc == 0, human
+    assert human.count("caught  delete-zlite-line") == 2 and human.count("caught  rename-checksum") == 2, human
+    flat = " ".join(human.split())
+    why = ("note: --replay: a full run judged it because the mutation removes "
+           "cargo:rustc-link-lib=static=zlite, which rustc bundles into zsys's rlib")
+    assert flat.count(why) == 2, human
+    why = ("note: --replay: a full run judged it because zsys/vendor/zlite/checksum.c "
+           "is not a package's build script")
+    assert flat.count(why) == 2, human

@@ -113,3 +113,4 @@ def test_prove_replay_judges_a_directive_only_file_control_by_replay(tmp_path, m
     for c in by_name["add-missing-lib"]:
         assert c["outcome"] == "caught" and not c["replayed"], c
         assert c["mutated"]["diagnostics"][0]["kind"] == "library-not-found"
+        assert c["notes"][0] == "--replay: a full run judged it because the mutation adds cargo:rustc-link-arg=-lnosuchlib", c
