@@ -100,6 +100,36 @@ def _linkable(directory: Path, data: Mapping[str, Any], package: Mapping[str, An
     return False
 
 
+# Library crate types rustc writes as an archive of its own: a `static`
+# native library (unless `-bundle`) goes into it, not onto its link line.
+_ARCHIVED_CRATE_TYPES = ("lib", "rlib", "staticlib")
+
+
+def archived_library(manifest_dir: Path) -> tuple[str, str] | None:
+    """(crate name, "rlib" or "staticlib") of the package's library when rustc
+    archives it, else None (no library, or only a cdylib, dylib or proc-macro,
+    whose own link line carries the package's native libraries)."""
+    path = manifest_dir / "Cargo.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ManifestError(f"cannot read {path}: {exc}") from exc
+    package = _table(raw.get("package"))
+    lib = _table(raw.get("lib"))
+    has_lib = isinstance(lib.get("path"), str) or (
+        package.get("autolib") is not False and (manifest_dir / "src" / "lib.rs").is_file()
+    )
+    if not has_lib or lib.get("proc-macro") is True:
+        return None
+    kinds = [k for k in (lib.get("crate-type") or lib.get("crate_type") or ["lib"]) if isinstance(k, str)]
+    archived = [k for k in kinds if k in _ARCHIVED_CRATE_TYPES]
+    if not archived:
+        return None
+    name = lib.get("name")
+    crate = name if isinstance(name, str) else str(package.get("name") or manifest_dir.name).replace("-", "_")
+    return crate, "staticlib" if archived == ["staticlib"] else "rlib"
+
+
 def _path_deps(directory: Path, data: Mapping[str, Any]) -> Iterator[Path]:
     tables: list[Mapping[str, Any]] = [data]
     tables += [_table(t) for t in _table(data.get("target")).values()]

@@ -119,10 +119,20 @@ def prove(
             for g, c in selected:
                 if c.drops_directive:
                     outcomes.extend(_prove_by_replay(config, g, c, phase, on_build))
-                elif replay and g.is_cargo and (by_replay := _file_control_by_replay(config, plans[c.name], phase, on_build)):
-                    outcomes.extend(by_replay)
-                else:
-                    outcomes.extend(_prove_one(config, repo, plans[c.name], phase, on_build))
+                    continue
+                fallback = None
+                if replay:
+                    by_replay, why = _file_control_by_replay(config, plans[c.name], phase, on_build)
+                    if by_replay is not None:
+                        outcomes.extend(by_replay)
+                        continue
+                    fallback = f"--replay: a full run judged it because {why or 'replay could not judge it'}"
+                    phase(f"{c.name}: {fallback}")
+                full = _prove_one(config, repo, plans[c.name], phase, on_build)
+                for out in full:
+                    if fallback:
+                        out.notes.insert(0, fallback)
+                outcomes.extend(full)
     return outcomes
 
 
@@ -193,28 +203,36 @@ def _explain(
 
 def _file_control_by_replay(
     config: Config, p: controls.PlannedMutation, phase: Phase, on_build: Any
-) -> list[ControlOutcome] | None:
-    """Outcomes by replay for a mutation that only removes printed directives; None: run it for real."""
+) -> tuple[list[ControlOutcome] | None, str]:
+    """(outcomes by replay, "") for a mutation that only removes printed directives,
+    else (None, why it needs a full run)."""
     from linkgate.replay import probe
 
+    if not p.gate.is_cargo:
+        return None, f"gate {p.gate.name!r} runs a command, not cargo, and linkgate records only cargo gates' links"
     phase(f"{p.control.name}: running the mutated build script alone")
     removed, why = probe.removed_directives(config, p.gate, p.rel_path, p.original, p.mutated)
     if removed is None:
-        return None
+        return None, why
     shown = ", ".join(f"cargo:{k}={v}" for k, v in removed)
     note = (f"the mutation only removes {shown} (the original and mutated build scripts, run alone in a "
             "scratch OUT_DIR, wrote identical files and printed the same otherwise), so replay judged it")
     outs = _prove_by_replay(config, p.gate, p.control, phase, on_build, match=probe.matches_removed(removed))
+    failed = next((o for o in outs if o.outcome == ERROR), None)
+    if failed is not None:
+        # A real build can judge what replay could not (no recording, an unjudgeable directive).
+        return None, f"replay could not judge it under {failed.linker}: {failed.reason.splitlines()[0]}"
     for out in outs:
         out.file, out.diff = p.rel_path, p.diff()
         out.notes.insert(0, note)
-    return outs
+    return outs, ""
 
 
 def _prove_by_replay(
     config: Config, gate: Gate, control: Any, phase: Phase, on_build: Any, match: Any = None
 ) -> list[ControlOutcome]:
     from linkgate.replay import controls as replay_controls
+    from linkgate.replay.directives import UNJUDGED_REMEDY
     from linkgate.replay.run import ReplayRefused
 
     match = match or replay_controls.matcher(control)
@@ -223,16 +241,20 @@ def _prove_by_replay(
         out = ControlOutcome(control.name, gate.name, ln, "", "", replayed=True)
         phase(f"{control.name} [{ln}]: replaying the recorded links without the directive")
         try:
-            out.mutated, out.restored, out.diff, out.file = replay_controls.replay_control(
-                config, gate, ln, match, out.notes, on_build
-            )
+            replayed = replay_controls.replay_control(config, gate, ln, match, out.notes, on_build)
         except ReplayRefused as exc:
             out.outcome, out.reason = ERROR, exc.render()
             outcomes.append(out)
             continue
+        out.mutated, out.restored, out.diff, out.file = replayed[:4]
         out.notes.append("replayed: judged by re-running the recorded link without the directive (no cargo build)")
         out.outcome, out.reason = judge(control, out.mutated, out.restored)
-        if out.outcome == NOT_REPRODUCED:
+        if out.outcome == NOT_REPRODUCED and replayed.unjudged:
+            # The mutated replay linked, but the rlib it linked still holds the library: no evidence either way.
+            out.outcome = ERROR
+            out.reason = (f"not judged: the recorded links pass without the directive under {ln}, but "
+                          f"{replayed.unjudged}\n  hint: {UNJUDGED_REMEDY}")
+        elif out.outcome == NOT_REPRODUCED:
             out.explanation = replay_controls.explain(config, gate, ln, match)
             if out.explanation:
                 out.notes.append(out.explanation)

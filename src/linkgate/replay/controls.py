@@ -5,6 +5,11 @@ recorded links, one without the directive (the mutated run) and one as
 recorded (the restored run), with ``prove``'s own judge. With no usable
 recording, the gate runs first (a full run), then the same replays follow.
 
+A ``static`` library rustc bundles into its package's rlib (see
+:mod:`linkgate.replay.directives`) is only half on the recorded lines: a
+replay that still links proves nothing about dropping it, so
+:class:`ReplayedControl` carries why it is not judged instead.
+
 When a control is not reproduced, :func:`explain` sweeps the directive it
 removed and returns the sweep's one sentence for the evidence.
 """
@@ -15,10 +20,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from linkgate.config import Config, Control, Gate
-from linkgate.gate.run import run_gate
+from linkgate.gate.run import GateResult, run_gate
 from linkgate.replay import command, directives
 from linkgate.replay.directives import SourceDirective
 from linkgate.replay.run import Recorded, ReplayRefused, attempt, load, require_fresh, result_of
@@ -51,10 +56,28 @@ def recording(config: Config, gate: Gate, linker: str, notes: list[str], on_buil
     return recorded
 
 
+class ReplayedControl(NamedTuple):
+    mutated: GateResult
+    restored: GateResult
+    mutation: str       # "drop -lhelper (build.rs:12)"
+    build_script: str   # relative to the repository root when inside it
+    unjudged: str | None  # why a mutated replay that links proves nothing (a bundled static library)
+
+
+def relative(config: Config, path: str | None) -> str:
+    """*path* relative to the repository root, as file controls name their file; as given when outside."""
+    if not path:
+        return ""
+    try:
+        return Path(path).resolve().relative_to(config.root.resolve()).as_posix()
+    except ValueError:
+        return path
+
+
 def replay_control(
     config: Config, gate: Gate, linker: str, match: Matcher, notes: list[str], on_build: Any = None
-) -> tuple[Any, Any, str, str]:
-    """(mutated, restored, what was dropped, its build script): two GateResults from replays."""
+) -> ReplayedControl:
+    """Two GateResults from replays: without the directives *match* selects, and as recorded."""
     recorded = recording(config, gate, linker, notes, on_build)
     found = directives.from_build_scripts(recorded.build_scripts)
     chosen = [i for i, d in enumerate(found) if match(d)]
@@ -62,8 +85,9 @@ def replay_control(
         raise ReplayRefused(f"no build script of gate {gate.name!r} prints that directive "
                             f"(under {linker}: {', '.join(sorted({d.label for d in found})) or 'none'})")
     label = ", ".join(sorted({found[i].label for i in chosen}))
-    where = sorted({f"{found[i].build_script}:{found[i].line}" if found[i].line else str(found[i].build_script)
+    where = sorted({relative(config, found[i].build_script) + (f":{found[i].line}" if found[i].line else "")
                     for i in chosen})
+    unjudged = next((why for i in chosen if (why := found[i].unjudged)), None)
     with tempfile.TemporaryDirectory(prefix="linkgate-control-") as tmp:
         scratch = Path(tmp)
         t0 = time.monotonic()
@@ -80,25 +104,30 @@ def replay_control(
             if not dropped[-1].ok:
                 break  # the defect is caught; the remaining links add nothing to the verdict
         if not carrying:
-            raise ReplayRefused(f"{label} is printed by {', '.join(where)} but is on no recorded link line "
-                                "(a static library bundled into an rlib?)", hint="use a file control instead")
+            if unjudged:
+                raise ReplayRefused(f"not judged: {label} is on no recorded link line: {unjudged}",
+                                    hint=directives.UNJUDGED_REMEDY)
+            raise ReplayRefused(f"{label} is printed by {', '.join(where)} but is on no recorded link line",
+                                hint="use a file control instead")
         mutated = result_of(recorded, dropped, t0)
         t1 = time.monotonic()
         restored = result_of(recorded, [attempt(link, scratch, tag=".base") for link in carrying], t1)
-    script = next((str(found[i].build_script) for i in chosen if found[i].build_script), "")
-    return mutated, restored, f"drop {label} ({', '.join(where)})", script
+    script = next((relative(config, found[i].build_script) for i in chosen if found[i].build_script), "")
+    return ReplayedControl(mutated, restored, f"drop {label} ({', '.join(where)})", script, unjudged)
 
 
 def explain(config: Config, gate: Gate, linker: str, match: Matcher) -> str | None:
     """The sweep's sentence for the directives *match* selects, or None when there is nothing to say."""
-    from linkgate.replay.sweep import LinkerSweep
+    from linkgate.replay.sweep import NOT_JUDGED, LinkerSweep
 
     try:
         recorded = load(config, gate, linker)
         require_fresh(recorded)
         with tempfile.TemporaryDirectory(prefix="linkgate-explain-") as tmp:
             ls = LinkerSweep(recorded, Path(tmp))
-            sentences = [ls.judge(i).detail for i, d in enumerate(ls.directives) if match(d)]
+            judged = [ls.judge(i) for i, d in enumerate(ls.directives) if match(d)]
+            # A full run that did not reproduce rebuilt the rlib: replay's "cannot tell" explains nothing there.
+            sentences = [j.detail for j in judged if j.status != NOT_JUDGED]
     except ReplayRefused:
         return None
     return " ".join(dict.fromkeys(s for s in sentences if s)) or None

@@ -4,9 +4,14 @@ rustc appends ``rustc-link-arg`` values verbatim after its own arguments, in
 the order the script printed them, so each claims the last unclaimed equal
 argument. ``rustc-link-lib`` becomes ``-lNAME`` (``-l:NAME`` with
 ``+verbatim``) among the crate's native libraries, ahead of std's own
-``-lc``/``-lm``, so it claims the first unclaimed one. A static library
-bundled into an rlib (the default for ``static=`` in a library crate) is not
-on the line at all: it travels inside the rlib.
+``-lc``/``-lm``, so it claims the first unclaimed one.
+
+A ``static`` library without the ``-bundle`` modifier is bundled by rustc into
+the emitting package's rlib: the crates that link that rlib get the library's
+objects from it, and ``-lNAME`` is only on the link lines of the package's own
+binaries and test harnesses. Dropping such a directive changes the rlib, so
+removing ``-lNAME`` from recorded lines cannot show what dropping it does;
+:attr:`SourceDirective.bundled_into` marks these.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from linkgate.cargo import manifests
 from linkgate.cargo.buildscript import build_script_source, manifest_dir_from_package_id, read_build_script_output
 from linkgate.cargo.messages import package_name
 
@@ -33,6 +39,16 @@ class SourceDirective:
     line: int | None           # its line there, when the value is written out literally
     output_file: str
     output_line: int
+    bundled_into: str | None = None  # "zsys's rlib": the archive rustc bundles this static library into
+
+    @property
+    def unjudged(self) -> str | None:
+        """Why replay cannot judge dropping this directive, or None when it can."""
+        if self.bundled_into is None:
+            return None
+        return (f"rustc bundles {self.value} into {self.bundled_into} (a `static` library without `-bundle`) "
+                f"and what links it gets the library's objects from there, not from `{self.argument}`: dropping "
+                "the directive changes that archive, which replay does not rebuild")
 
     @property
     def argument(self) -> str:
@@ -55,6 +71,34 @@ def lib_argument(value: str) -> str:
     if ":" in name:
         name = name.split(":", 1)[1] or name.split(":", 1)[0]
     return f"-l:{name}" if "+verbatim" in kind else f"-l{name}"
+
+
+UNJUDGED_REMEDY = ("prove it with a file control that removes the line printing it from the build script "
+                   "(a full build; `prove --replay` falls back to one for it)")
+
+
+def bundles(value: str) -> bool:
+    """Does rustc bundle this ``rustc-link-lib`` value into a library's archive?
+    ``static=z``, ``static:+bundle=z``, ``static:+whole-archive=z``: yes; ``static:-bundle=z``, ``z``: no."""
+    kind, sep, _ = value.partition("=")
+    if not sep:
+        return False
+    name, _, modifiers = kind.partition(":")
+    return name == "static" and "-bundle" not in modifiers.split(",")
+
+
+def archive_of(package_id: str) -> str | None:
+    """The archive rustc bundles the package's ``static`` libraries into ("zsys's rlib"), or None."""
+    manifest_dir = manifest_dir_from_package_id(package_id)
+    fallback = f"{package_name(package_id).replace('-', '_')}'s rlib"
+    if manifest_dir is None:
+        # A registry or git package: a build can only depend on its library.
+        return fallback
+    try:
+        found = manifests.archived_library(manifest_dir)
+    except manifests.ManifestError:
+        return fallback  # cannot tell: assume the library, the answer that claims less
+    return f"{found[0]}'s {found[1]}" if found else None
 
 
 def _line_in_source(source: str | None, key: str, value: str) -> int | None:
@@ -83,9 +127,11 @@ def from_build_scripts(build_scripts: Sequence[tuple[str, str]]) -> list[SourceD
         source = str(src) if src else None
         for d in bso.directives:
             if d.key in SWEPT_KEYS:
+                bundled = d.key == "rustc-link-lib" and bundles(d.value)
                 found.append(SourceDirective(
                     d.key, d.value, package_name(package_id), source,
                     _line_in_source(source, d.key, d.value), str(bso.output_file), d.line,
+                    archive_of(package_id) if bundled else None,
                 ))
     return found
 

@@ -19,8 +19,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from linkgate import proc
+from linkgate.cargo import manifests
 from linkgate.cargo.buildscript import LINK_KEYS, build_script_source, parse_directives
 from linkgate.config import Config, Gate
+from linkgate.replay import directives
 from linkgate.replay.directives import SourceDirective
 
 OUT = "${OUT_DIR}"
@@ -118,11 +120,18 @@ def removed_directives(
         if dirs_before != dirs_after:
             return None, "the mutation reorders link directives"
         return None, "the mutation changes nothing the build script prints"
-    from linkgate.replay.directives import SWEPT_KEYS
-
-    unswept = sorted({k for k, _ in removed if k not in SWEPT_KEYS})
+    unswept = sorted({k for k, _ in removed if k not in directives.SWEPT_KEYS})
     if unswept:
         return None, f"the mutation removes {', '.join(unswept)}, which replay does not drop"
+    bundled = [v for k, v in removed if k == "rustc-link-lib" and directives.bundles(v)]
+    if bundled:
+        try:
+            archive = manifests.archived_library(manifest_dir)
+        except manifests.ManifestError:
+            archive = (manifest_dir.name, "rlib")  # cannot tell: assume the library, the answer that claims less
+        if archive is not None:
+            return None, (f"the mutation removes cargo:rustc-link-lib={bundled[0]}, which rustc bundles into "
+                          f"{archive[0]}'s {archive[1]}; dropping it changes the archive, which replay does not rebuild")
     return removed, ""
 
 

@@ -7,13 +7,13 @@ from typing import Any
 
 from linkgate.errors import EXIT_OK
 from linkgate.replay.sweep import (
-    CHANGES_OUTPUT, LINKER_NAMES, LOAD_BEARING, NOT_ON_LINE, ORDER_SENSITIVE, REDUNDANT, SweepEntry,
+    CHANGES_OUTPUT, LINKER_NAMES, LOAD_BEARING, NOT_JUDGED, NOT_ON_LINE, ORDER_SENSITIVE, REDUNDANT, SweepEntry,
 )
 from linkgate.report.model import Case, Finding, Report
 
 SCHEMA = "linkgate.sweep/1"
 _STYLE = {LOAD_BEARING: "green", ORDER_SENSITIVE: "yellow", REDUNDANT: "cyan", CHANGES_OUTPUT: "magenta",
-          NOT_ON_LINE: "dim"}
+          NOT_ON_LINE: "dim", NOT_JUDGED: "bold yellow"}
 
 
 def _where(item: dict[str, Any]) -> str:
@@ -36,6 +36,10 @@ def build_report(gate: str, linkers: Sequence[str], entries: Sequence[SweepEntry
                                         message=f"{gate} [{linker}]: {j['detail']}",
                                         file=item["build_script"], line=item["line"],
                                         hint="a candidate to drop; a negative control on it will not reproduce"))
+            elif j["status"] == NOT_JUDGED:
+                findings.append(Finding(rule="directive-not-judged", level="note",
+                                        message=f"{gate} [{linker}]: {item['directive']}: {j['detail']}",
+                                        file=item["build_script"], line=item["line"]))
     counts: dict[str, int] = {}
     for item in document["directives"]:
         for j in item["linkers"].values():
@@ -77,7 +81,7 @@ def render_markdown(report: Report) -> str:
             cells.append(f"**{j['status']}**{extra}")
         lines.append(f"| `{item['directive']}` | `{_where(item)}` | " + " | ".join(cells) + " |")
     notes = [f"- `{item['directive']}` [{ln}]: {j['detail']}" for item in doc["directives"]
-             for ln, j in item["linkers"].items() if j["status"] in (REDUNDANT, ORDER_SENSITIVE, CHANGES_OUTPUT)]
+             for ln, j in item["linkers"].items() if j["status"] in (REDUNDANT, ORDER_SENSITIVE, CHANGES_OUTPUT, NOT_JUDGED)]
     if notes:
         lines += ["", *notes]
     lines += ["", report.summary]

@@ -10,8 +10,13 @@ Statuses per directive and linker:
   entries and no new undefined dynamic symbols;
 - ``changes-output``: it links without it, but the loader would see a
   different file (a NEEDED or RUNPATH entry, or new undefined symbols);
-- ``not-on-line``: no recorded link carries it (a static library bundled into
-  an rlib, or a directive for targets the gate does not link).
+- ``not-on-line``: no recorded link carries it (a directive for targets the
+  gate does not link);
+- ``not-judged``: a ``static`` library rustc bundles into its package's rlib
+  (see :mod:`linkgate.replay.directives`) that the recorded lines do not need.
+  Links that fail without ``-lNAME`` still make it ``load-bearing``: the real
+  drop removes it from those lines too. Links that pass prove nothing, since
+  the rlib the dependents link keeps the library's objects in a replay.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ ORDER_SENSITIVE = "order-sensitive"
 REDUNDANT = "redundant"
 CHANGES_OUTPUT = "changes-output"
 NOT_ON_LINE = "not-on-line"
+NOT_JUDGED = "not-judged"
 
 LINKER_NAMES = {"default": "rust-lld", "bfd": "GNU ld", "gold": "gold", "lld": "lld", "mold": "mold"}
 # `--trace-symbol` lines: GNU ld prefixes its own path ("/usr/bin/ld.bfd: "),
@@ -149,6 +155,15 @@ class LinkerSweep:
         return diags[0].kind, diags[0].shown_symbol
 
     def judge(self, di: int) -> Judgement:
+        verdict = self._judge(di)
+        why = self.directives[di].unjudged
+        if why is None or verdict.status in (LOAD_BEARING, ORDER_SENSITIVE):
+            return verdict
+        seen = ("no recorded link line carries it" if verdict.status == NOT_ON_LINE
+                else f"the recorded links pass without `{self.directives[di].argument}` under {self.name}")
+        return Judgement(NOT_JUDGED, detail=f"not judged: {seen}, but {why}: {directives.UNJUDGED_REMEDY}")
+
+    def _judge(self, di: int) -> Judgement:
         lines = [ln for ln in self.lines if di in ln.claims]
         if not lines:
             return Judgement(NOT_ON_LINE, detail="no recorded link line carries it")

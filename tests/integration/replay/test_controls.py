@@ -41,12 +41,15 @@ def test_drop_directive_of_a_needed_library_is_caught_by_replay(tmp_path, monkey
         assert c["outcome"] == "caught" and c["replayed"] is True, c
         assert c["mutated"]["verdict"] == "link-failed" and c["restored"]["verdict"] == "linked"
         assert any("helper_value" in (d.get("symbol") or "") for d in c["mutated"]["diagnostics"])
-        assert "drop -lhelper" in c["mutation"] and c["file"] == str(ws / "build.rs")
+        # named relative to the repository root, as a file control names its file
+        assert "drop -lhelper (build.rs:" in c["mutation"] and c["file"] == "build.rs"
         # no recording existed: the gate ran once first, then replays judged it
         assert any("ran the gate first" in n for n in c["notes"])
     # with a recording in place, the next prove is replays only
     rc, doc = prove_json(ws, monkeypatch, capsys)
     assert rc == 0 and not any("ran the gate first" in n for c in doc["controls"] for n in c["notes"])
+    main(["prove", "-q"])
+    assert "on gate smoke (build.rs)" in capsys.readouterr().out
 
 
 def test_drop_directive_not_on_any_line_is_an_error(tmp_path, monkeypatch, capsys):
@@ -110,3 +113,4 @@ def test_prove_replay_judges_a_directive_only_file_control_by_replay(tmp_path, m
     for c in by_name["add-missing-lib"]:
         assert c["outcome"] == "caught" and not c["replayed"], c
         assert c["mutated"]["diagnostics"][0]["kind"] == "library-not-found"
+        assert c["notes"][0] == "--replay: a full run judged it because the mutation adds cargo:rustc-link-arg=-lnosuchlib", c
