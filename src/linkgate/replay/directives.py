@@ -46,9 +46,8 @@ class SourceDirective:
         """Why replay cannot judge dropping this directive, or None when it can."""
         if self.bundled_into is None:
             return None
-        return (f"rustc bundles {self.value} into {self.bundled_into} (a `static` library without `-bundle`) "
-                f"and what links it gets the library's objects from there, not from `{self.argument}`: dropping "
-                "the directive changes that archive, which replay does not rebuild")
+        return (f"rustc bundles {self.value} into {self.bundled_into}, and its users get the objects from "
+                "there; replay cannot rebuild that archive")
 
     @property
     def argument(self) -> str:
@@ -73,8 +72,7 @@ def lib_argument(value: str) -> str:
     return f"-l:{name}" if "+verbatim" in kind else f"-l{name}"
 
 
-UNJUDGED_REMEDY = ("prove it with a file control that removes the line printing it from the build script "
-                   "(a full build; `prove --replay` falls back to one for it)")
+UNJUDGED_REMEDY = "prove it with a file control that deletes the line printing it (a full build)"
 
 
 def bundles(value: str) -> bool:

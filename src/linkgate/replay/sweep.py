@@ -26,7 +26,7 @@ import re
 import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -159,9 +159,9 @@ class LinkerSweep:
         why = self.directives[di].unjudged
         if why is None or verdict.status in (LOAD_BEARING, ORDER_SENSITIVE):
             return verdict
-        seen = ("no recorded link line carries it" if verdict.status == NOT_ON_LINE
-                else f"the recorded links pass without `{self.directives[di].argument}` under {self.name}")
-        return Judgement(NOT_JUDGED, detail=f"not judged: {seen}, but {why}: {directives.UNJUDGED_REMEDY}")
+        seen = ("on no recorded link line" if verdict.status == NOT_ON_LINE
+                else f"the recorded links pass without `{self.directives[di].argument}`")
+        return Judgement(NOT_JUDGED, detail=f"{seen}, but {why}; {directives.UNJUDGED_REMEDY}")
 
     def _judge(self, di: int) -> Judgement:
         lines = [ln for ln in self.lines if di in ln.claims]
@@ -281,6 +281,17 @@ def sweep(
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 verdicts = list(pool.map(ls.judge, chosen))
         for i, verdict in zip(chosen, verdicts):
-            d = ls.directives[i]
+            d = _relative(config.root, ls.directives[i])
             entries.setdefault(_identity(d), SweepEntry(d)).linkers[linker] = verdict
     return list(entries.values())
+
+
+def _relative(root: Path, d: SourceDirective) -> SourceDirective:
+    """The build script as a repository path, as annotations and every other report give files."""
+    if d.build_script is None or not os.path.isabs(d.build_script):
+        return d
+    try:
+        rel = Path(d.build_script).resolve().relative_to(root.resolve())
+    except ValueError:
+        return d  # a registry package's script stays absolute
+    return replace(d, build_script=rel.as_posix())

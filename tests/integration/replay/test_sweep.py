@@ -34,7 +34,7 @@ def test_sweep_classifies_each_directive_under_gnu_ld_and_rust_lld(ring_workspac
     doc = sweep_doc(ring_workspace, monkeypatch, capsys, "--jobs", "2")
     assert doc["schema"] == "linkgate.sweep/1" and doc["linkers"] == ["default", "bfd"]
     items = by_directive(doc)
-    build_rs = str(ring_workspace / "build.rs")
+    build_rs = "build.rs"  # repository-relative, as annotations need
 
     # a needed shared library: load-bearing under both, with the symbol it provides
     [helper] = items["-lhelper"]
