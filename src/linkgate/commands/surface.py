@@ -20,15 +20,36 @@ def _human(report: Report, console: Any) -> None:
     doc = report.document
     label = " (approximate)" if doc["approximate"] else ""
     console.print(f"[bold]{doc['gate']}[/]: {doc['mode']} surface{label}", highlight=False)
+    emits = _emits(doc)
     for p in doc["paths"]:
-        console.print(f"  {escape(p['path'])}  [dim]{escape(p['why'])}[/]", highlight=False)
+        console.print(f"  {escape(p['path'])}  [dim]{escape(_short(p['why'], emits))}[/]", highlight=False)
     for e in doc["env"]:
-        console.print(f"  ${escape(e['var'])}  [dim]{escape(e['why'])}[/]", highlight=False)
+        console.print(f"  ${escape(e['var'])}  [dim]{escape(_short(e['why'], emits))}[/]", highlight=False)
     for note in doc.get("notes", []):
         console.print(f"  [yellow]note:[/] {escape(note)}", highlight=False)
     for f in report.findings:
         style = {"error": "bold red", "warning": "yellow", "note": "cyan"}[f.level]
         console.print(f"[{style}]{f.level}[/] {escape(f.message)}", highlight=False)
+
+
+def _emits(doc: dict[str, Any]) -> dict[str, str]:
+    """What each package's build script emits, as its own row says it (said once, there)."""
+    import re
+
+    out: dict[str, str] = {}
+    for p in doc["paths"]:
+        m = re.match(r"build script of package (\S+) emits (.+)$", p["why"])
+        if m:
+            out[m[1]] = m[2]
+    return out
+
+
+def _short(why: str, emits: dict[str, str]) -> str:
+    """A row without the clause its package's build-script row already states."""
+    for package, what in emits.items():
+        why = why.replace(f"; the build script of package {package} emits {what}", "")
+        why = why.replace(f"package {package}, which emits {what}", f"package {package}")
+    return why
 
 
 def _markdown(report: Report) -> str:

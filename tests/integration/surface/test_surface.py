@@ -97,3 +97,8 @@ def test_human_output_names_missing_paths(
     assert main(["surface", "top", "--check-filter"]) == 1
     out = capsys.readouterr().out
     assert "vendor/pin.txt" in out and "not matched by filter top" in out
+    # What dep's build script emits is said once, on its own row, not on every input's.
+    rows = [ln for ln in out.splitlines() if ln.startswith("  ")]
+    assert [ln for ln in rows if "emits rustc-link-lib=m" in ln] == [
+        "  dep/build.rs  build script of package dep emits rustc-link-lib=m"]
+    assert "  vendor/pin.txt  rerun-if-changed: reruns the build script of package dep" in rows
