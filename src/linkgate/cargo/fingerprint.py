@@ -11,6 +11,8 @@ change in its package.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,3 +80,23 @@ def run_records(target_dir: Path) -> list[RerunRecord]:
         if record is not None:
             records.append(record)
     return records
+
+
+def invalidate_package(target_dir: Path, package: str) -> int:
+    """Delete the fingerprints of every unit of *package* so cargo rebuilds it.
+
+    Used when cargo did not notice a mutation (the file is outside the build
+    script's rerun-if-changed list): the defect must be judged on a build that
+    really used the mutated file, not on a fresh cache.
+    """
+    removed = 0
+    names = {package, package.replace("-", "_")}
+    for dirpath, dirnames, _ in os.walk(target_dir):
+        if os.path.basename(dirpath) == ".fingerprint":
+            for d in list(dirnames):
+                stem = d.rsplit("-", 1)[0]
+                if stem in names:
+                    shutil.rmtree(os.path.join(dirpath, d), ignore_errors=True)
+                    removed += 1
+            dirnames[:] = []
+    return removed

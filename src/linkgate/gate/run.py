@@ -243,6 +243,8 @@ def _run_cargo(
 ) -> None:
     log, rc, stderr = _build(argv, cwd, env, progress)
     _judge(result, log, rc, stderr)
+    if result.verdict in (LINKED, LINK_FAILED):
+        log = _rebuild_stale(result, log, argv, cwd, env, progress) or log
     if result.verdict != LINKED or result.linked or not force_link:
         if result.verdict == LINKED and not result.linked:
             result.proven = False
@@ -273,6 +275,38 @@ def _run_cargo(
         result.messages.append(
             f"deleted {deps_file} but cargo did not relink it; the link is not proven"
         )
+
+
+def _rebuild_stale(
+    result: GateResult, log: BuildLog, argv: list[str], cwd: Path, env: dict[str, str], progress: Progress | None
+) -> BuildLog | None:
+    """Rebuild packages whose build script cargo did not rerun although an input it
+    does not watch changed (gate/stale.py); the new log, or None when none was stale."""
+    from linkgate.cargo.fingerprint import invalidate_package
+    from linkgate.gate.stale import stale_scripts
+
+    stale = stale_scripts((b.package_id, b.out_dir) for b in log.build_scripts)
+    if not stale:
+        return None
+    tdir = Path(result.target_dir)
+    for s in stale:
+        n = invalidate_package(tdir, s.package)
+        shown = ", ".join(s.changed)
+        result.warnings.append(
+            f"{shown} in package {s.package} changed after its build script last ran, and the script does not "
+            f"watch it (no rerun-if-changed covers it), so cargo reused the old build; linkgate invalidated "
+            f"{s.package} ({n} units) and built again, so the verdict rests on the current tree. "
+            "A warm CI target directory has the same blind spot: print cargo:rerun-if-changed for the "
+            "sources the build script compiles"
+        )
+    if progress is not None:
+        progress(f"rebuilding {', '.join(s.package for s in stale)}: inputs changed that cargo does not watch", None)
+    log2, rc2, stderr2 = _build(argv, cwd, env, progress)
+    for judged in (result.messages, result.diagnostics, result.failed_targets, result.linker_lines):
+        judged.clear()  # the stale build's verdict is void; units_compiled keeps counting
+    result.verdict = ERROR
+    _judge(result, log2, rc2, stderr2)
+    return log2
 
 
 def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:

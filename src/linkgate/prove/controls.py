@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import os
 import re
 import tempfile
 from dataclasses import dataclass
@@ -152,24 +151,3 @@ def package_of(config: Config, rel: str) -> str | None:
     owner = owning_package(config.root, rel)
     return owner[0] if owner is not None else None
 
-
-def invalidate_package(target_dir: Path, package: str) -> int:
-    """Delete the fingerprints of every unit of *package* so cargo rebuilds it.
-
-    Used when cargo did not notice a mutation (the file is outside the build
-    script's rerun-if-changed list): the defect must be judged on a build that
-    really used the mutated file, not on a fresh cache.
-    """
-    removed = 0
-    names = {package, package.replace("-", "_")}
-    for dirpath, dirnames, _ in os.walk(target_dir):
-        if os.path.basename(dirpath) == ".fingerprint":
-            for d in list(dirnames):
-                stem = d.rsplit("-", 1)[0]
-                if stem in names:
-                    import shutil
-
-                    shutil.rmtree(os.path.join(dirpath, d), ignore_errors=True)
-                    removed += 1
-            dirnames[:] = []
-    return removed

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from linkgate.cargo import fingerprint
 from linkgate.prove import caches, controls
 from linkgate.gate import layout
 from linkgate.config import Config, Gate
@@ -273,13 +274,13 @@ def _real_run(
     """
     tdir = layout.target_dir(config, gate, linker)
     if invalidate_first and package is not None:
-        controls.invalidate_package(tdir, package)
+        fingerprint.invalidate_package(tdir, package)
     res = run_gate(config, gate, linker, force_link=False, progress=on_build)
     if invalidate_first or res.verdict != LINKED or res.linked or not gate.is_cargo:
         return res, invalidate_first
     first = res.duration_s
     if package is not None:
-        n = controls.invalidate_package(tdir, package)
+        n = fingerprint.invalidate_package(tdir, package)
         notes.append(
             f"cargo found nothing stale after the change (the file is not covered by a rerun-if-changed "
             f"it watches); linkgate invalidated package {package!r} ({n} units) and built again, so the "

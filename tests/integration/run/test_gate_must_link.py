@@ -219,3 +219,25 @@ def test_explain_on_a_cargo_json_log_names_the_missing_source(ccsys, monkeypatch
     assert d["symbol"] == "zl_checksum"
     assert "deflate.o in libzlite.a" in d["hint"] and str(ccsys / "zsys" / "build.rs") in d["hint"]
     assert any("libzsys-" in r and "(deflate.o)" in r for r in d["references"])
+
+
+def test_a_c_source_cargo_does_not_watch_is_rebuilt_before_a_green_verdict(ccsys, monkeypatch, capsys):
+    # zsys's build script prints only rerun-if-env-changed: after renaming the C
+    # definition, plain cargo would reuse the old archive and link green.
+    set_cargo(ccsys, ["test", "--release", "-p", "app", "--test", "calls", "--no-run"], ["bfd"])
+    rc, doc = run_json(ccsys, monkeypatch, capsys)
+    assert rc == 0 and doc["results"][0]["verdict"] == "linked"
+    source = ccsys / "zsys" / "vendor" / "zlite" / "checksum.c"
+    edit(source, "unsigned long zl_checksum(", "unsigned long zl_checksum_gone(")
+    rc, doc = run_json(ccsys, monkeypatch, capsys)
+    (res,) = doc["results"]
+    assert (rc, res["verdict"]) == (1, "link-failed"), res
+    assert any("vendor/zlite/checksum.c in package zsys changed after its build script last ran" in w
+               for w in res["warnings"]), res["warnings"]
+    # Put it back: the next run rebuilds again and links, and a run after that says nothing.
+    edit(source, "unsigned long zl_checksum_gone(", "unsigned long zl_checksum(")
+    rc, doc = run_json(ccsys, monkeypatch, capsys)
+    assert (rc, doc["results"][0]["verdict"]) == (0, "linked")
+    rc, doc = run_json(ccsys, monkeypatch, capsys)
+    assert (rc, doc["results"][0]["verdict"]) == (0, "linked")
+    assert not any("changed after its build script" in w for w in doc["results"][0]["warnings"])

@@ -1,0 +1,94 @@
+"""Inputs a build script reads but cargo does not watch, changed since it last ran.
+
+A ``cc``-style build script prints only ``rerun-if-env-changed`` lines, and
+cargo then reruns it for nothing but those variables: edit a vendored C
+source and cargo reuses the old archive, so a green run would vouch for a
+tree it never linked. After each build, linkgate compares the files of every
+local package whose build script is blind that way with the time cargo last
+ran the script (its run fingerprint, cargo's own record); a newer file means
+the archive is stale, and the caller rebuilds the package.
+
+Only what cargo would miss counts: ``.rs`` files and manifests (rustc's
+dep-info and cargo track them), files under a ``rerun-if-changed`` path, and
+other packages' directories are left out, as are build output and VCS data.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from linkgate.cargo.fingerprint import RUN_RECORD, read_run_record
+
+_SKIP_DIRS = {"target", ".git", ".hg", ".svn", "node_modules", ".linkgate"}
+# .rs: rustc's dep-info tracks them; .md: documentation no build script compiles.
+_TRACKED_BY_CARGO = (".rs", ".md")
+_MANIFESTS = {"Cargo.toml", "Cargo.lock"}
+# Enough to name the problem; the rebuild does not depend on the list being whole.
+_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class StaleScript:
+    package: str       # name, as cargo's unit directories spell it
+    package_dir: Path
+    changed: tuple[str, ...]  # paths relative to package_dir, newest first, at most _SHOWN
+
+
+def package_dir(package_id: str) -> Path | None:
+    """The directory of a local package from its cargo id; None for registry and git ones.
+
+    ``path+file:///src/zsys#0.1.0`` (cargo 1.77+) or ``zsys 0.1.0 (path+file:///src/zsys)``.
+    """
+    text = package_id
+    if "(" in text and text.endswith(")"):
+        text = text[text.rindex("(") + 1 : -1]
+    if not text.startswith("path+file://"):
+        return None
+    url = urlparse(text[len("path+"):].split("#", 1)[0])
+    return Path(unquote(url.path))
+
+
+def stale_scripts(build_scripts: Iterable[tuple[str, str]]) -> list[StaleScript]:
+    """The blind build scripts, of *build_scripts* ((package_id, out_dir) as cargo reported
+    them), whose package holds a file changed after the script last ran."""
+    found: list[StaleScript] = []
+    for package_id, out_dir in build_scripts:
+        pdir = package_dir(package_id)
+        if pdir is None or not out_dir:
+            continue
+        build_dir = Path(out_dir).parent                     # <profile>/build/<pkg>-<hash>
+        record_file = build_dir.parents[1] / ".fingerprint" / build_dir.name / RUN_RECORD
+        record = read_run_record(record_file, record_file.parents[3])
+        if record is None or record.any_change:
+            continue  # cargo watches the whole package itself
+        watched = [os.path.normpath(pdir / p) for p in record.changed_paths]
+        changed = _newer_files(pdir, record.mtime, watched)
+        if changed:
+            found.append(StaleScript(record.package, pdir, tuple(changed[:_SHOWN])))
+    return found
+
+
+def _newer_files(root: Path, since: float, watched: list[str]) -> list[str]:
+    newer: list[tuple[float, str]] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        if dirpath != str(root) and "Cargo.toml" in filenames:
+            dirnames[:] = []
+            continue  # another package: its own build script, its own record
+        dirnames[:] = [d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".")]
+        for name in filenames:
+            if name.endswith(_TRACKED_BY_CARGO) or name in _MANIFESTS:
+                continue
+            path = os.path.join(dirpath, name)
+            if any(path == w or path.startswith(w.rstrip("/") + "/") for w in watched):
+                continue  # cargo reruns the script for it
+            try:
+                mtime = os.stat(path).st_mtime
+            except OSError:
+                continue
+            if mtime > since:
+                newer.append((mtime, os.path.relpath(path, root)))
+    return [p for _, p in sorted(newer, reverse=True)]
