@@ -15,7 +15,8 @@ from linkgate.config import Gate
 _TRADE_OFFS = {
     "every-pr": "every pull request pays the link, so no link regression can merge unseen",
     "paths": "the link runs only when a file of its causal surface changes: cheap on most pull "
-    "requests, blind to a cause outside the filter (`linkgate audit` checks the filter)",
+    "requests, blind to a cause outside the filter, such as Rust code that starts calling a C "
+    "symbol the archive lacks (`linkgate audit` checks the filter; a schedule covers the rest)",
     "schedule": "pull requests never pay the link; a regression is found after it merges, "
     "at the next scheduled run",
 }
@@ -36,7 +37,7 @@ def _what(gate: Gate) -> list[str]:
     if gate.why:
         lines.append(f"Why this target: {gate.why}")
     if gate.cargo and "--no-run" in gate.cargo:
-        lines.append("--no-run builds and links the test binaries and executes nothing (no GPU or test work).")
+        lines.append("--no-run builds and links the test binaries and executes none of them.")
     return lines
 
 

@@ -60,7 +60,7 @@ def test_paths_trigger_writes_job_filter_and_comment_and_keeps_every_byte(repo: 
     assert "linkgate run xla-link --format json --output linkgate-xla-link.json" in runs
     assert job["steps"][0]["with"] == {"persist-credentials": False}
     assert "cargo test --release --features cuda,xla --test prefill --no-run" in region
-    assert "executes nothing" in region
+    assert "executes none of them" in region
     filters = yaml.safe_load(doc["jobs"]["changes"]["steps"][1]["with"]["filters"])
     assert {"build.rs", "native/**", "scripts/iree/setup-cuda.sh"} <= set(filters["xla-link"])
     old_filters = yaml.safe_load(yaml.safe_load(before)["jobs"]["changes"]["steps"][1]["with"]["filters"])
