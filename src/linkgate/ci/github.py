@@ -143,8 +143,11 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
     target = opts.workflow.parent / f"linkgate-{jid}.yml" if opts.trigger == "schedule" else opts.workflow
     old = _read(target)
     if old is None and opts.trigger != "schedule":
+        found = sorted(p.name for d in [opts.workflow.parent] if d.is_dir() for p in d.glob("*.y*ml"))
+        which = (f"this repository has {', '.join(found)}: pass --workflow {_rel(cfg, opts.workflow.parent)}/"
+                 f"{found[0]}" if found else "pass --workflow PATH of an existing workflow")
         raise UsageError(f"workflow {_rel(cfg, opts.workflow)} does not exist",
-                         hint="pass --workflow PATH of an existing workflow, or use --trigger schedule:CRON")
+                         hint=f"{which}, or use --trigger schedule:CRON")
     measured = comment.measured(facts, parallel=opts.matrix)
     timeout = facts.timeout_minutes(parallel=opts.matrix)
     if opts.keep_measured and old is not None:
