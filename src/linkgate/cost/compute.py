@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any, Protocol
 
+from linkgate.report.model import count
+
 COUNTED_VERDICTS = frozenset({"linked", "link-failed"})
 # The timeout covers the slowest cold run seen, plus half again for a slower
 # runner or a bigger change, plus a fixed allowance for what linkgate does not
@@ -145,7 +147,7 @@ def recommended_timeout(cold: Stats | None, observed_max_s: float) -> tuple[int,
 
     headroom = f"+{round((HEADROOM_FACTOR - 1) * 100)} % + {HEADROOM_FIXED_MINUTES} min for checkout and setup"
     if cold is not None:
-        base, what = cold.max_s, f"slowest cold run {clock(cold.max_s)} ({_n(cold.count, 'cold run')})"
+        base, what = cold.max_s, f"slowest cold run {clock(cold.max_s)} ({count(cold.count, 'cold run')})"
         if observed_max_s > cold.max_s:
             base, what = observed_max_s, f"slowest run {clock(observed_max_s)} (slower than any cold run)"
         return padded(base), f"{what} {headroom}"
@@ -158,14 +160,13 @@ def recommended_timeout(cold: Stats | None, observed_max_s: float) -> tuple[int,
 
 
 def clock(seconds: float) -> str:
+    # The JSON document keeps milliseconds: round as it does first, so text and table agree.
+    seconds = round(seconds, 3)
     if seconds < 60:
         return f"{seconds:.1f} s"
     m, s = divmod(round(seconds), 60)
     return f"{m}m{s:02d}s"
 
-
-def _n(count: int, what: str) -> str:
-    return f"{count} {what}{'' if count == 1 else 's'}"
 
 
 def _round(v: float | None) -> float | None:
