@@ -10,6 +10,7 @@ from linkgate import config as config_mod
 from linkgate.commands.options import config_option, format_options
 from linkgate.errors import UsageError
 from linkgate.report import Finding, Report, emit
+from linkgate.report.markdown import code
 
 if TYPE_CHECKING:
     from linkgate.coverage.status import Coverage
@@ -46,10 +47,10 @@ def _markdown(report: Report) -> str:
     doc = report.document
     lines = ["### Link recipe coverage", "", "| recipe | status | where | linked by |", "|---|---|---|---|"]
     for r in doc["recipes"]:
-        where = f"`{r['file']}:{r['line']}`" if r["file"] and r["line"] else (f"`{r['file']}`" if r["file"] else "")
+        where = code(f"{r['file']}:{r['line']}" if r["line"] else r["file"], True) if r["file"] else ""
         by = "<br>".join(f"{b['gate']} [{b['linker']}] on {b['runner'] or 'unknown runner'}, {b['date']}"
                          for b in r["linked_by"]).replace("|", "\\|")
-        lines.append(f"| `{r['name']}` | {r['status']} | {where} | {by} |")
+        lines.append(f"| {code(r['name'], True)} | {r['status']} | {where} | {by} |")
     return "\n".join(lines) + "\n"
 
 
