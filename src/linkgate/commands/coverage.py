@@ -119,15 +119,20 @@ def _suggest(cfg: config_mod.Config, fmt: str, output: str | None) -> int:
     def human(report: Report, console: Any) -> None:
         from linkgate.console import escape
 
-        if not proposal.suggestions:
-            console.print("no build script the gates build selects link directives by env, target or feature",
-                          highlight=False)
+        for line in proposal.none_found():
+            console.print(escape(line), highlight=False)
         for script in proposal.scripts:
             for note in script["notes"]:
                 console.print(f"# note: {escape(script['file'])}: {escape(note)}", highlight=False)
         console.print(escape(proposal.toml()), highlight=False, end="")
 
-    report = Report("coverage-suggest", document=proposal.to_dict(), human=human,
-                    markdown=lambda r: "```toml\n" + proposal.toml() + "```\n")
+    def markdown(report: Report) -> str:
+        from linkgate.report.markdown import fenced
+
+        if not proposal.suggestions:
+            return "".join(f"{line}\n\n" for line in proposal.none_found())
+        return "\n".join(fenced(proposal.toml().splitlines(), "toml")) + "\n"
+
+    report = Report("coverage-suggest", document=proposal.to_dict(), human=human, markdown=markdown)
     emit(report, fmt, output)
     return 0
