@@ -84,7 +84,7 @@ def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
             "cargo check and clippy never run the linker",
             first.inv.file, first.inv.line, subject=fs.label,
             hint=f"link it in CI, e.g. `{' '.join(['cargo', 'test', '--no-run', *flags.split()])}`"
-            ", or add a linkgate gate for it",
+            ", or add a linkgate gate for it and run it there (`linkgate ci github GATE --write`)",
         )
 
 

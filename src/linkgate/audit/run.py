@@ -12,6 +12,7 @@ from pathlib import Path
 from linkgate.audit import findings, rank
 from linkgate.audit.classify import TriggerCache, classify
 from linkgate.audit.model import AuditResult
+from linkgate.workflows.gates import GateSource
 from linkgate.workflows.invocations import scan_workflow
 from linkgate.workflows.read import read_workflows
 
@@ -21,8 +22,9 @@ def run_audit(repo: Path) -> AuditResult:
     workflows, result.unreadable = read_workflows(repo)
     result.workflows = sorted([wf.rel for wf in workflows] + [u.rel for u in result.unreadable])
     triggers: TriggerCache = {}
+    gates = GateSource(repo)
     for wf in workflows:
-        scan = scan_workflow(repo, wf)
+        scan = scan_workflow(repo, wf, gates=gates)
         result.problems.extend(scan.problems)
         result.causes.update(scan.causes)
         for inv in scan.invocations:

@@ -282,20 +282,18 @@ def _print_findings(console: Any, document: dict[str, Any], verbose: bool) -> No
 
 def _markdown(report: Any) -> str:
     from linkgate.audit.model import EXERCISE_ORDER
-
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|").replace("\n", "<br>")
+    from linkgate.report.markdown import cell, code
 
     lines = ["### linkgate audit", "", report.summary, ""]
     lines += ["| feature set | " + " | ".join(EXERCISE_ORDER) + " |", "|---" * (len(EXERCISE_ORDER) + 1) + "|"]
     for label, cells in _exercise_rows(report):
-        lines.append(f"| `{cell(label)}` | " + " | ".join(cell(", ".join(cells[c])) or "-" for c in EXERCISE_ORDER) + " |")
+        lines.append(f"| {code(label, True)} | " + " | ".join(cell(", ".join(cells[c])) or "-" for c in EXERCISE_ORDER) + " |")
     lines.append("")
     if report.findings:
         lines += ["| level | rule | where | message |", "|---|---|---|---|"]
         for f in report.findings:
-            where = f"`{f.file}:{f.line}`" if f.file and f.line else (f"`{f.file}`" if f.file else "")
-            lines.append(f"| {f.level} | `{f.rule}` | {where} | {cell(f.message)} |")
+            where = code(f"{f.file}:{f.line}" if f.line else f.file, True) if f.file else ""
+            lines.append(f"| {f.level} | {code(f.rule, True)} | {where} | {cell(f.message)} |")
     else:
         lines.append("No findings.")
     return "\n".join(lines) + "\n"

@@ -9,6 +9,7 @@ import click
 from linkgate.commands.options import format_options, repo_option
 from linkgate.trigger.gitdiff import Change
 from linkgate.report import Report, emit
+from linkgate.report.markdown import code
 
 
 def _human(report: Report, console: Any) -> None:
@@ -18,8 +19,8 @@ def _human(report: Report, console: Any) -> None:
 
 def _markdown(report: Report) -> str:
     doc = report.document
-    lines = [f"Changed files, `{doc['base']}...{doc['head']}`:", ""]
-    lines += [f"- `{f['path']}` ({f['status'] or f['git']})" for f in doc["files"]]
+    lines = [f"Changed files, {code(doc['base'] + '...' + doc['head'])}:", ""]
+    lines += [f"- {code(f['path'])} ({f['status'] or f['git']})" for f in doc["files"]]
     return "\n".join(lines) + "\n"
 
 

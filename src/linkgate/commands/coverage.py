@@ -10,6 +10,7 @@ from linkgate import config as config_mod
 from linkgate.commands.options import config_option, format_options
 from linkgate.errors import UsageError
 from linkgate.report import Finding, Report, emit
+from linkgate.report.markdown import code
 
 if TYPE_CHECKING:
     from linkgate.coverage.status import Coverage
@@ -46,10 +47,10 @@ def _markdown(report: Report) -> str:
     doc = report.document
     lines = ["### Link recipe coverage", "", "| recipe | status | where | linked by |", "|---|---|---|---|"]
     for r in doc["recipes"]:
-        where = f"`{r['file']}:{r['line']}`" if r["file"] and r["line"] else (f"`{r['file']}`" if r["file"] else "")
+        where = code(f"{r['file']}:{r['line']}" if r["line"] else r["file"], True) if r["file"] else ""
         by = "<br>".join(f"{b['gate']} [{b['linker']}] on {b['runner'] or 'unknown runner'}, {b['date']}"
                          for b in r["linked_by"]).replace("|", "\\|")
-        lines.append(f"| `{r['name']}` | {r['status']} | {where} | {by} |")
+        lines.append(f"| {code(r['name'], True)} | {r['status']} | {where} | {by} |")
     return "\n".join(lines) + "\n"
 
 
@@ -118,15 +119,20 @@ def _suggest(cfg: config_mod.Config, fmt: str, output: str | None) -> int:
     def human(report: Report, console: Any) -> None:
         from linkgate.console import escape
 
-        if not proposal.suggestions:
-            console.print("no build script the gates build selects link directives by env, target or feature",
-                          highlight=False)
+        for line in proposal.none_found():
+            console.print(escape(line), highlight=False)
         for script in proposal.scripts:
             for note in script["notes"]:
                 console.print(f"# note: {escape(script['file'])}: {escape(note)}", highlight=False)
         console.print(escape(proposal.toml()), highlight=False, end="")
 
-    report = Report("coverage-suggest", document=proposal.to_dict(), human=human,
-                    markdown=lambda r: "```toml\n" + proposal.toml() + "```\n")
+    def markdown(report: Report) -> str:
+        from linkgate.report.markdown import fenced
+
+        if not proposal.suggestions:
+            return "".join(f"{line}\n\n" for line in proposal.none_found())
+        return "\n".join(fenced(proposal.toml().splitlines(), "toml")) + "\n"
+
+    report = Report("coverage-suggest", document=proposal.to_dict(), human=human, markdown=markdown)
     emit(report, fmt, output)
     return 0

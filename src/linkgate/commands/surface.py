@@ -12,6 +12,7 @@ from linkgate import config as config_mod
 from linkgate.commands.options import config_option, format_options
 from linkgate.errors import EXIT_FINDING, UsageError
 from linkgate.report import Report, emit
+from linkgate.report.markdown import cell, code
 
 
 def _human(report: Report, console: Any) -> None:
@@ -54,10 +55,10 @@ def _short(why: str, emits: dict[str, str]) -> str:
 
 def _markdown(report: Report) -> str:
     doc = report.document
-    lines = [f"### Surface of `{doc['gate']}` ({doc['mode']}{', approximate' if doc['approximate'] else ''})", ""]
+    lines = [f"### Surface of {code(doc['gate'])} ({doc['mode']}{', approximate' if doc['approximate'] else ''})", ""]
     lines += ["| path or variable | why |", "|---|---|"]
-    lines += [f"| `{p['path']}` | {p['why']} |" for p in doc["paths"]]
-    lines += [f"| `${e['var']}` | {e['why']} |" for e in doc["env"]]
+    lines += [f"| {code(p['path'], True)} | {cell(p['why'])} |" for p in doc["paths"]]
+    lines += [f"| {code('$' + e['var'], True)} | {cell(e['why'])} |" for e in doc["env"]]
     lines += [""] + [f"- **{f.level}**: {f.message}" for f in report.findings]
     return "\n".join(lines) + "\n"
 

@@ -8,12 +8,32 @@ outputs are looked up in every such gate's target directories.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from linkgate.config import Config
 from linkgate.coverage import suggest as sg
+
+
+# Crates whose calls print link directives from inside a build script
+# (cc::Build::compile prints rustc-link-lib=static=NAME and rustc-link-search,
+# pkg_config::probe and vcpkg::find_package the library's -l and -L lines,
+# cmake::build nothing itself but its caller's next println): the scan reads
+# only literal printlns, so a recipe these select is invisible to it.
+_HELPERS = {
+    "cc": re.compile(r"\bcc::(Build|new)\b"),
+    "cmake": re.compile(r"\bcmake::(Config|build)\b"),
+    "pkg-config": re.compile(r"\bpkg_config::"),
+    "vcpkg": re.compile(r"\bvcpkg::"),
+    "system-deps": re.compile(r"\bsystem_deps::"),
+}
+
+
+def helper_crates(text: str) -> list[str]:
+    """The directive-printing helper crates a build script calls."""
+    return [name for name, pattern in _HELPERS.items() if pattern.search(text)]
 
 
 @dataclass
@@ -30,6 +50,23 @@ class Proposal:
 
     def toml(self) -> str:
         return "\n".join(s.stanza() for s in self.suggestions)
+
+    def none_found(self) -> list[str]:
+        """Why nothing is proposed, in what it read and what it cannot read; [] when something is."""
+        if self.suggestions:
+            return []
+        if not self.scripts:
+            return ["no recipe proposed: the gates build no build script of a local package"]
+        files = ", ".join(s["file"] for s in self.scripts)
+        helpers = sorted({h for s in self.scripts for h in s["helpers"]})
+        calls = (f"; {files} calls {', '.join(helpers)}" if helpers else "")
+        return [
+            f"no recipe proposed: found no literal `cargo:rustc-link-*` println under an env, target or feature "
+            f"condition in the build scripts the gates build ({files})",
+            "link directives printed by helper crates (cc, cmake, pkg-config, vcpkg) are not read" + calls
+            + ": write those recipes by hand as [[recipe]] stanzas (when-env, when-target, when-features, file, "
+            "line), as in README.md, \"Link recipes and coverage\"",
+        ]
 
 
 def propose(config: Config) -> Proposal:
@@ -65,6 +102,6 @@ def propose(config: Config) -> Proposal:
         result.suggestions += sg.mark_configured(items, config.recipes)
         result.scripts.append({
             "file": file, "package": package, "recipes": len(items),
-            "unconditional": sorted(set(common)), "notes": found.notes,
+            "unconditional": sorted(set(common)), "notes": found.notes, "helpers": helper_crates(text),
         })
     return result

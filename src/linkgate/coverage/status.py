@@ -13,6 +13,7 @@ from typing import Any
 
 from linkgate.config import Recipe
 from linkgate.history.model import RunRecord
+from linkgate.report.markdown import code
 
 SCHEMA = "linkgate.coverage/1"
 COVERED = "covered"
@@ -131,7 +132,7 @@ def comment_block(cov: Coverage) -> str:
     """
     source = f"{cov.runs} recorded run{'s' if cov.runs != 1 else ''}"
     if cov.runners:
-        source += " from " + ", ".join(f"`{r}`" for r in cov.runners)
+        source += " from " + ", ".join(code(r) for r in cov.runners)
     gaps = cov.gaps
     if not cov.recipes:
         return f"linkgate coverage: no `[[recipe]]` is configured ({source}).\n"
@@ -143,7 +144,7 @@ def comment_block(cov: Coverage) -> str:
         "",
     ]
     for item in gaps:
-        where = f" (`{item.recipe.location}`)" if item.recipe.location else ""
+        where = f" ({code(item.recipe.location)})" if item.recipe.location else ""
         if item.status == NEVER_LINKED:
             why = "no recorded run on any runner linked with it active"
             if item.active_runs:
@@ -154,7 +155,7 @@ def comment_block(cov: Coverage) -> str:
             why = ("no gate's target and features can select it "
                    f"({selection(item.recipe)}), so no configured gate can link it")
         why += ". This is a recorded gap, not a recipe known to link."
-        lines.append(f"- `{item.recipe.name}`{where}: {item.status}: {why}")
+        lines.append(f"- {code(item.recipe.name)}{where}: {item.status}: {why}")
     return "\n".join(lines) + "\n"
 
 

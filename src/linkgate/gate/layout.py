@@ -8,19 +8,21 @@ directory shared by two linkers rebuilds everything on each switch; each
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from linkgate.config import Config, Gate
 
 
-def target_dir(config: Config, gate: Gate, linker: str) -> Path:
+def target_dir(config: Config, gate: Gate, linker: str, env: Mapping[str, str] | None = None) -> Path:
+    """*env* is the environment linkgate runs in (default its own; the audit passes a CI step's)."""
     if gate.target_dir:
         base = Path(config.root, gate.target_dir)
         return base / linker if len(gate.linkers) > 1 else base
     # CARGO_TARGET_DIR moves cargo's target directory; linkgate's follows it,
     # so a CI job's persistent directory (`ci github` on a self-hosted runner)
     # keeps linkgate's builds warm too.
-    moved = os.environ.get("CARGO_TARGET_DIR")
+    moved = (os.environ if env is None else env).get("CARGO_TARGET_DIR")
     if moved:
         return Path(config.root, moved) / "linkgate" / gate.name / linker
     return config.root / "target" / "linkgate" / gate.name / linker

@@ -6,6 +6,7 @@ from typing import Any
 
 from linkgate.errors import EXIT_ERROR, EXIT_FINDING, EXIT_OK
 from linkgate.gate.run import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult
+from linkgate.report.markdown import code, fenced
 from linkgate.report.model import Case, Finding, Report
 
 SCHEMA = "linkgate.run/1"
@@ -200,24 +201,22 @@ class _Row:
 def render_markdown(report: Report) -> str:
     lines = ["### linkgate run", "", "| gate | linker | verdict | linked | time |", "|---|---|---|---|---|"]
     for item in report.document["results"]:
-        linked = ", ".join(f"`{a['target']}`" for a in item["linked"]) or "-"
+        linked = ", ".join(code(a["target"], True) for a in item["linked"]) or "-"
         if item["forced_relink"]:
             linked += " (forced relink)"
         lines.append(
-            f"| `{item['gate']}` | {item['linker']} | **{item['verdict']}** | {linked} | {item['duration_s']:.1f} s |"
+            f"| {code(item['gate'], True)} | {item['linker']} | **{item['verdict']}** | {linked} | {item['duration_s']:.1f} s |"
         )
     for item in report.document["results"]:
         if item["verdict"] == LINK_FAILED:
             failed = ", ".join(item["failed_targets"]) or "?"
             lines += ["", f"<details><summary>{item['gate']} [{item['linker']}]: {failed} failed to link</summary>", ""]
             for d in item["diagnostics"]:
-                lines.append(f"- **{d['kind']}**: `{d['message']}`")
-                lines += [f"  - directive `cargo::{r['key']}={r['value']}`" for r in d.get("directives") or []]
+                lines.append(f"- **{d['kind']}**: {code(d['message'])}")
+                lines += ["  - directive " + code(f"cargo::{r['key']}={r['value']}") for r in d.get("directives") or []]
                 if d.get("build_script"):
-                    lines.append(f"  - build script `{d['build_script']}`")
-            lines += ["", "```"]
-            lines += item["linker_output"][:40]
-            lines += ["```", "", "</details>"]
+                    lines.append(f"  - build script {code(d['build_script'])}")
+            lines += ["", *fenced(item["linker_output"][:40]), "", "</details>"]
     lines += ["", f"**{report.document['status'].upper()}**: {report.summary}"]
     return "\n".join(lines) + "\n"
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from linkgate.errors import EXIT_ERROR, EXIT_FINDING, EXIT_OK
 from linkgate.prove.run import CAUGHT, ERROR, ControlOutcome
+from linkgate.report.markdown import code, fenced
 from linkgate.report.model import Case, Finding, Report
 
 SCHEMA = "linkgate.prove/1"
@@ -85,14 +86,15 @@ def render_markdown(report: Report) -> str:
     for c in report.document["controls"]:
         m, r = c["mutated"] or {}, c["restored"] or {}
         t = (m.get("duration_s") or 0) + (r.get("duration_s") or 0)
-        out.append(f"| `{c['name']}` | `{c['gate']}` | {c['linker']} | {m.get('verdict', '-')} | "
+        out.append(f"| {code(c['name'], True)} | {code(c['gate'], True)} | {c['linker']} | {m.get('verdict', '-')} | "
                    f"{r.get('verdict', '-')} | **{c['outcome']}** | {t:.1f} s |")
     seen = set()
     for c in report.document["controls"]:
         if c["name"] in seen:
             continue
         seen.add(c["name"])
-        out += ["", f"#### `{c['name']}`: mutation of `{c['file']}`", "", "```diff", c["mutation"].rstrip(), "```"]
+        out += ["", f"#### {code(c['name'])}: mutation of {code(c['file'])}", "",
+                *fenced(c["mutation"].rstrip().splitlines(), "diff")]
         for k in report.document["controls"]:
             if k["name"] != c["name"]:
                 continue
@@ -102,7 +104,7 @@ def render_markdown(report: Report) -> str:
             elif k["mutated"] and k["mutated"]["linker_output"]:
                 line = k["mutated"]["linker_output"][0]
             out.append(f"- {k['linker']}: **{k['outcome']}**" + (" (replayed)" if k.get("replayed") else "")
-                       + f": {k['reason']}" + (f"  \n  key linker line: `{line}`" if line else "")
+                       + f": {k['reason']}" + (f"  \n  key linker line: {code(line)}" if line else "")
                        + (f"  \n  why: {k['explanation']}" if k.get("explanation") else ""))
     out += ["", f"**{report.document['status'].upper()}**: {report.summary}"]
     return "\n".join(out) + "\n"

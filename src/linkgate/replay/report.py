@@ -9,6 +9,7 @@ from linkgate.errors import EXIT_OK
 from linkgate.replay.sweep import (
     CHANGES_OUTPUT, LINKER_NAMES, LOAD_BEARING, NOT_JUDGED, NOT_ON_LINE, ORDER_SENSITIVE, REDUNDANT, SweepEntry,
 )
+from linkgate.report.markdown import code
 from linkgate.report.model import Case, Finding, Report
 
 SCHEMA = "linkgate.sweep/1"
@@ -67,7 +68,7 @@ def render_human(report: Report, console: Any) -> None:
 def render_markdown(report: Report) -> str:
     doc = report.document
     linkers = doc["linkers"]
-    lines = [f"### linkgate sweep `{doc['gate']}`", "",
+    lines = [f"### linkgate sweep {code(doc['gate'])}", "",
              "| directive | build script | " + " | ".join(LINKER_NAMES.get(ln, ln) for ln in linkers) + " |",
              "|---|---|" + "---|" * len(linkers)]
     for item in doc["directives"]:
@@ -77,10 +78,10 @@ def render_markdown(report: Report) -> str:
             if j is None:
                 cells.append("-")
                 continue
-            extra = f" `{j['symbol']}`" if j.get("symbol") else ""
+            extra = f" {code(j['symbol'], True)}" if j.get("symbol") else ""
             cells.append(f"**{j['status']}**{extra}")
-        lines.append(f"| `{item['directive']}` | `{_where(item)}` | " + " | ".join(cells) + " |")
-    notes = [f"- `{item['directive']}` [{ln}]: {j['detail']}" for item in doc["directives"]
+        lines.append(f"| {code(item['directive'], True)} | {code(_where(item), True)} | " + " | ".join(cells) + " |")
+    notes = [f"- {code(item['directive'])} [{ln}]: {j['detail']}" for item in doc["directives"]
              for ln, j in item["linkers"].items() if j["status"] in (REDUNDANT, ORDER_SENSITIVE, CHANGES_OUTPUT, NOT_JUDGED)]
     if notes:
         lines += ["", *notes]

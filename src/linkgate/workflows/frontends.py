@@ -20,7 +20,7 @@ Inputs = Mapping[str, Any]
 @dataclass(frozen=True)
 class FrontEnd:
     name: str
-    kind: str  # program | subcommand | action
+    kind: str  # program | subcommand | action | gates (a program whose cargo commands are configured)
     why: str
     commands: Callable[[Inputs], list[list[str]]] | None = None
 
@@ -112,6 +112,15 @@ FRONT_ENDS: tuple[FrontEnd, ...] = (
              _fixed()),
     FrontEnd("sfackler/actions/rustfmt", "action", "composite step: `cargo fmt --all -- --check`",
              _fixed("cargo", "fmt", "--all", "--", "--check")),
+    FrontEnd("linkgate run", "gates",
+             "linkgate's own `run [GATE ...] [--only GATE:LINKER]` runs each selected gate's `cargo = [...]` in the "
+             "gate's working-directory with its env (every gate when none is named), so the audit reads the gates "
+             "from the repository's configuration (workflows/gates.py); `should-run`, `matrix`, `ci` and `env-from` "
+             "run no cargo; `prove` builds the gates with files mutated, not read as a link"),
+    FrontEnd("*/linkgate", "action",
+             "linkgate's composite action (action.yml): input `gates` (default every gate), runs `linkgate run` "
+             "on those whose causal surface changed (`should-run`)",
+             lambda i: [["linkgate", "run", *_words(i.get("gates"))]]),
     FrontEnd("taiki-e/install-action", "action",
              "downloads prebuilt tools (cargo-hack, nextest, cross, wasm-pack, ...) and builds nothing; the "
              "tool's later use in a run: step is the cargo run, read there", _fixed()),
@@ -196,6 +205,8 @@ def action_commands(uses: str, inputs: Inputs) -> list[list[str]]:
     entry = _ACTIONS.get(name)
     if entry is None and name.startswith("actions-rust-lang/"):
         entry = _ACTIONS["actions-rust-lang/"]
+    if entry is None and name.count("/") == 1 and name.endswith("/linkgate"):
+        entry = _ACTIONS["*/linkgate"]
     if entry is None or entry.commands is None:
         return []
     return entry.commands(inputs)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from linkgate.workflows import frontends, matrix
+from linkgate.workflows.gates import GateCommand, GateSource, RunLine, run_line
 from linkgate.workflows.expr import ExprContext, condition, placeholders, render, runner_os, substitute, \
     substitute_plain
 from linkgate.workflows.indirect import RepoHost
@@ -77,9 +78,11 @@ class Scan:
             self.causes[(file, line, message)] = cause
 
 
-def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None) -> Scan:
+def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None, gates: GateSource | None = None) -> Scan:
+    """*gates* reads the linkgate configuration for `linkgate run` lines; one per audit loads it once."""
     scan = Scan()
     host = host or RepoHost(repo)
+    gates = gates or GateSource(repo)
     for job in wf.jobs:
         # A job's `if:` is evaluated before its matrix exists (GitHub offers
         # only github, needs, vars and inputs there).
@@ -89,11 +92,11 @@ def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None) -> Sca
         conds = () if job_if else (f"{wf.rel}:{job.line} job if: {job.if_}",)
         combos = matrix.expand(job.matrix)
         for combo in combos if combos is not None else [None]:
-            _scan_job(host, wf, job, combo, conds, scan)
+            _scan_job(host, gates, wf, job, combo, conds, scan)
     return scan
 
 
-def _scan_job(host: RepoHost, wf: Workflow, job: Job, combo: Mapping[str, Any] | None,
+def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: Mapping[str, Any] | None,
               job_conds: tuple[str, ...], scan: Scan) -> None:
     base = ExprContext(matrix=combo)
     env = _env_layer({}, wf.env, base)
@@ -121,6 +124,15 @@ def _scan_job(host: RepoHost, wf: Workflow, job: Job, combo: Mapping[str, Any] |
                 continue
             for cmd in _run_step(host, wf, step, ctx, cwd, step_env, scan, carried if not conds else {}):
                 all_conds = conds + cmd.conditions
+                selection = run_line(cmd.argv)
+                if selection is not None:
+                    for g in _gate_commands(gates, selection, cmd.file, cmd.line, cmd.cwd, cmd.env, cmd.unknown, scan):
+                        gate_conds = all_conds + ((g.condition,) if g.condition else ())
+                        scan.invocations.append(Invocation(
+                            **common, file=cmd.file, line=cmd.line, argv=g.argv, cwd=g.cwd, env=g.env,
+                            via=(*cmd.via, f"{cmd.file}:{cmd.line} {' '.join(cmd.argv)}", g.defined),
+                            conditional=bool(gate_conds), conditions=gate_conds))
+                    continue
                 scan.invocations.append(Invocation(
                     **common, file=cmd.file, line=cmd.line, argv=cmd.argv, cwd=cmd.cwd, env=cmd.env,
                     via=cmd.via, unknown=cmd.unknown, conditional=bool(all_conds), conditions=all_conds))
@@ -128,6 +140,18 @@ def _scan_job(host: RepoHost, wf: Workflow, job: Job, combo: Mapping[str, Any] |
             inputs = {k: (substitute_plain(v, ctx)[0] if isinstance(v, str) else v) for k, v in step.with_.items()}
             line = step.key_lines.get("uses", step.line)
             for argv in frontends.action_commands(step.uses, inputs):
+                selection = run_line(argv)
+                if selection is not None:
+                    # The action runs `linkgate run` only for the gates `should-run` selects.
+                    gate_conds = conds + (f"{wf.rel}:{line} uses: {step.uses} links a gate only when its "
+                                          "causal surface changed",)
+                    unknown = tuple(a for a in argv if "${{" in a)
+                    for g in _gate_commands(gates, selection, wf.rel, line, cwd, step_env, unknown, scan):
+                        scan.invocations.append(Invocation(
+                            **common, file=wf.rel, line=line, argv=g.argv, cwd=g.cwd, env=g.env,
+                            via=(f"{wf.rel}:{line} uses: {step.uses}", g.defined),
+                            conditional=True, conditions=gate_conds + ((g.condition,) if g.condition else ())))
+                    continue
                 unknown = tuple(a for a in argv if "${{" in a)
                 for cause in unknown:
                     scan.note(wf.rel, line, cause, f"cannot evaluate {cause} in `{' '.join(argv)}`; "
@@ -135,6 +159,15 @@ def _scan_job(host: RepoHost, wf: Workflow, job: Job, combo: Mapping[str, Any] |
                 scan.invocations.append(Invocation(
                     **common, file=wf.rel, line=line, argv=tuple(argv), cwd=cwd, env=step_env, unknown=unknown,
                     via=(f"{wf.rel}:{line} uses: {step.uses}",), conditional=bool(conds), conditions=conds))
+
+
+def _gate_commands(gates: GateSource, line: RunLine, file: str, lineno: int, cwd: str, env: Mapping[str, str],
+                   unknown: tuple[str, ...], scan: Scan) -> list[GateCommand]:
+    """The cargo commands of a `linkgate run` line; what cannot be audited becomes a note."""
+    found, notes = gates.commands(line, cwd, env, unknown)
+    for note in notes:
+        scan.note(file, lineno, note.cause, note.message)
+    return found
 
 
 def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: str, env: Mapping[str, str],
@@ -157,7 +190,9 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
     found: list[ShellCommand] = []
     for cmd in ev.commands:
         argv = " ".join(cmd.argv)
-        if frontends.runs_cargo(cmd.argv):
+        if run_line(cmd.argv) is not None:
+            found.append(cmd)
+        elif frontends.runs_cargo(cmd.argv):
             found.append(cmd)
             for cause in cmd.unknown:
                 scan.note(cmd.file, cmd.line, cause, f"cannot evaluate {cause} in `{argv}`; classified as written")

@@ -50,7 +50,7 @@ def test_suggest_proposes_both_env_recipes_from_the_build_script_alone(
         "apple-darwin": ([], ["ACMERT_DIST", "ACMERT_HOME"], "*-apple-darwin", "build.rs", 40, []),
     }
     assert doc["scripts"] == [{"file": "build.rs", "package": "acmert-sys", "recipes": 3, "notes": [],
-                               "unconditional": []}]
+                               "unconditional": [], "helpers": []}]
     rc, toml = cli(capsys, "coverage", "--suggest", "--config", config)
     assert rc == 0
     assert '[[recipe]]\nname = "acmert-home"\nwhen-env = ["ACMERT_HOME"]\nunless-env = ["ACMERT_DIST"]\n' \
