@@ -11,8 +11,8 @@ Usage: python bench/run_overhead.py [PAIRS]
 
 from __future__ import annotations
 
-import os
 import sys
+from pathlib import Path
 
 from common import LINKGATE, median, timed, workspace
 
@@ -21,7 +21,16 @@ def main() -> None:
     pairs = int(sys.argv[1]) if len(sys.argv) > 1 else 9
     ws = workspace()
     tdir = ws / "target" / "linkgate" / "smoke" / "default"
-    env = dict(os.environ, CARGO_TARGET_DIR=str(tdir))
+    # The very environment linkgate gives cargo (linker flags, the recording
+    # wrapper): any difference changes cargo's fingerprints, and then each bare
+    # build would recompile what the linkgate run just built, and vice versa.
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    from linkgate import config as config_mod
+    from linkgate.gate.run import gate_env
+
+    cfg = config_mod.load(ws / "linkgate.toml")
+    gate = cfg.gates[0]
+    env = gate_env(cfg, gate, "default", tdir, record_links=True)
     cargo = ["cargo", "test", "--message-format=json", "--release", "--test", "link_smoke", "--no-run"]
     timed([*LINKGATE, "run", "-q"], ws)  # warm up
     timed(cargo, ws, env)
