@@ -9,10 +9,14 @@ from __future__ import annotations
 import os
 import re
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from linkgate.commands.options import repo_option
+
+if TYPE_CHECKING:
+    from linkgate.trigger.pathfilter import PathFilter
 
 
 def output_key(gate: str) -> str:
@@ -62,6 +66,7 @@ def command(gate: str, base: str | None, head: str | None, config_path: str | No
         else:
             changes = event.changes(comparison, cfg.root)
             answer = path_filter.any_match((c.path, c.status) for c in changes)
+            reason += "; " + _why(path_filter, [(c.path, c.status) for c in changes], answer)
             if not answer:
                 from linkgate.trigger.gatedef import definition_change
 
@@ -78,3 +83,15 @@ def command(gate: str, base: str | None, head: str | None, config_path: str | No
         with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as fh:
             fh.write(f"{output_key(selected.name)}={text}\n")
     return 0
+
+
+def _why(path_filter: PathFilter, changes: list[tuple[str, str | None]], answer: bool) -> str:
+    """Which changed file decided it, by which rule; or how many files none matched."""
+    if not answer:
+        return f"none of {len(changes)} changed file(s) matches the filter"
+    for path, status in changes:
+        if path_filter.matches(path, status):
+            rule = next((r for r in path_filter.rules if r.matches(path, status)), None)
+            shown = f" (rule {rule})" if rule is not None and path_filter.quantifier == "some" else ""
+            return f"{path} matches{shown}"
+    return "a changed file matches the filter"

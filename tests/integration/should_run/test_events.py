@@ -78,6 +78,9 @@ def test_push_to_the_default_branch_compares_with_before(root, tmp_path, monkeyp
     assert answer == expected
     assert output == f"xla-link={expected}\n"
     assert f"push to main: changes since {before[:12]}" in err
+    # The log says what decided it: the file and the rule, or how many files none matched.
+    path = next(iter(files))
+    assert (f"{path} matches (rule " in err) if expected == "true" else ("none of 1 changed file(s)" in err)
 
 
 def test_push_compares_with_before_not_with_the_last_commit(root, tmp_path, monkeypatch, capsys):

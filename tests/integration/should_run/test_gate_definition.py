@@ -62,7 +62,8 @@ def should_run(root: Path, config: str, monkeypatch: pytest.MonkeyPatch,
 @pytest.mark.parametrize(("base", "head", "expected", "why"), [
     (dict(static="1", other="a"), dict(static="0", other="a"), "true",
      "; linkgate.toml defines gate zlib-link, and the change alters its env\n"),
-    (dict(static="1", other="a"), dict(static="1", other="b"), "false", "with HEAD\n"),
+    (dict(static="1", other="a"), dict(static="1", other="b"), "false",
+     "with HEAD; none of 1 changed file(s) matches the filter\n"),
 ])
 def test_linkgate_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                        base: dict[str, str], head: dict[str, str], expected: str, why: str) -> None:
