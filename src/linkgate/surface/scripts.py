@@ -204,8 +204,9 @@ def _add_scanned(surface: Surface, root: Path, pkg: str, manifest_dir: Path, sou
         steer = ", ".join(f"${v}" for v in lib.env[:3]) + " and $PKG_CONFIG_PATH steer which copy is linked"
         if run is None:
             surface.add_note(
-                f"{at}: package {pkg} links the system library {lib.name} found by pkg-config ({lib.rule}): "
-                f"it is outside the repository, so no path filter sees it change; {steer}")
+                f"{at}: package {pkg} may link the system library {lib.name} found by pkg-config ({lib.rule}), "
+                f"when its build script takes that branch (read from source, not from a build): it is outside "
+                f"the repository, so no path filter sees it change; {steer}")
         elif probed(lib, run):
             recorded = [d for d in run.links if d.startswith("rustc-link-lib=")]
             emits = ", ".join(recorded) if recorded else "no rustc-link-lib line"
