@@ -7,7 +7,7 @@ place of the name lets one condition reader handle both.
 
 from __future__ import annotations
 
-from linkgate.coverage.rusttokens import Token
+from linkgate.rustlex import Token
 
 Bindings = dict[str, list[tuple[int, list[Token]]]]
 

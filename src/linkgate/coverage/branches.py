@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from linkgate.cargo.buildscript import LINK_KEYS
 from linkgate.coverage.bindings import let_bindings, substitute
 from linkgate.coverage.conditions import Atom, Reader
-from linkgate.coverage.rusttokens import Token, matching, tokenize
+from linkgate.rustlex import Token, bracket_pairs, tokenize
 
 _DIRECTIVE = re.compile(r"^cargo::?(?P<key>[a-z][a-z0-9_-]*)=(?P<value>.*)$", re.S)
 _CALL_DEPTH = 2
@@ -52,7 +52,7 @@ class Scan:
 
 def scan(src: str) -> Scan:
     toks = tokenize(src)
-    pairs = matching(toks)
+    pairs = bracket_pairs(toks)
     reader = Reader()
     lets = let_bindings(toks)
     fns = _functions(toks, pairs)

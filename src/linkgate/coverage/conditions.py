@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from linkgate.coverage.rusttokens import Token
+from linkgate.rustlex import Token
 
 # target_os / target_arch / ... value -> a glob on the target triple.
 _OS_GLOBS = {

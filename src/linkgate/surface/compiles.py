@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linkgate.surface.rustlex import Token, matching, split_top, tokenize
+from linkgate.rustlex import Token, matching, split_top, tokenize
 from linkgate.surface.scriptexpr import Evaluator, Value, widened_dir
 from linkgate.surface.scriptwalk import ScriptWalker
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from linkgate.surface import scriptfs
-from linkgate.surface.rustlex import (
+from linkgate.rustlex import (
     Token, closure_params, matching, skip_generics, split_top, strip_attributes, token_text,
 )
 

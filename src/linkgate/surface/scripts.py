@@ -18,7 +18,7 @@ from linkgate.cargo.buildscript import build_script_source
 from linkgate.surface.compiles import ScriptScan, scan_script
 from linkgate.surface.evidence import RecordedRun, Verdicts, probed
 from linkgate.surface.model import Surface, relative
-from linkgate.surface.rustlex import Token, matching, tokenize
+from linkgate.rustlex import Token, matching, tokenize
 
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from linkgate.surface.rustlex import Token, closure_params, matching, skip_generics, split_top
+from linkgate.rustlex import Token, closure_params, matching, skip_generics, split_top
 from linkgate.surface.scriptexpr import Evaluator, Value, unresolved
 
 _MAX_INLINE_DEPTH = 4

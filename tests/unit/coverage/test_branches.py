@@ -8,7 +8,7 @@ import pytest
 
 from linkgate.coverage.branches import scan
 from linkgate.coverage.conditions import Atom
-from linkgate.coverage.rusttokens import tokenize
+from linkgate.rustlex import tokenize
 
 ENV, TARGET, FEATURE = "env", "target", "feature"
 
@@ -284,5 +284,5 @@ def test_tokens_keep_lines_across_multiline_strings_and_comments() -> None:
     toks = tokenize('let a = "x\ny";\n/* c\n */ b r#"q\n"# \'\\n\' \'a fn')
     assert [(t.kind, t.text, t.line) for t in toks if t.kind != "punct"] == [
         ("ident", "let", 1), ("ident", "a", 1), ("str", "x\ny", 1), ("ident", "b", 4), ("str", "q\n", 4),
-        ("char", "\\n", 5), ("lifetime", "'a", 5), ("ident", "fn", 5),
+        ("char", "\n", 5), ("lifetime", "'a", 5), ("ident", "fn", 5),
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from linkgate.surface.compiles import pkg_config_env, scan_script
-from linkgate.surface.rustlex import tokenize
+from linkgate.rustlex import tokenize
 
 
 def inputs(text: str, pkg: Path) -> dict[str, str]:
@@ -22,7 +22,7 @@ def test_tokens_skip_comments_and_keep_strings_whole() -> None:
     toks = tokenize('/* a /* nested */ "x.c" */ let s = r#"a "quoted" // b"#; // "y.c"\n\'c\' \'a "z"')
     assert [(t.kind, t.text) for t in toks] == [
         ("ident", "let"), ("ident", "s"), ("punct", "="), ("str", 'a "quoted" // b'), ("punct", ";"),
-        ("char", "c"), ("ident", "a"), ("str", "z"),
+        ("char", "c"), ("lifetime", "'a"), ("str", "z"),
     ]
     assert tokenize('"a\\\n    b\\t"')[0].text == "ab\t"
     assert [t.line for t in tokenize('a\n"b\nc"\nd')] == [1, 2, 4]

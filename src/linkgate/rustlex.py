@@ -1,10 +1,12 @@
-"""Split Rust source into tokens, enough to read a build script's paths.
+"""Split Rust source into tokens: enough to read a build script, not to compile it.
 
-Not a Rust parser: it knows string literals (plain, byte, raw with any
-number of ``#``), char literals versus lifetimes, nested block comments,
-identifiers and punctuation. That is what the static scan needs so a path in
-a comment is not read as a path and a ``//`` inside a string is not read as
-a comment.
+Not a Rust parser: it knows string literals (plain, byte, C, raw with any
+number of ``#``; escapes resolved), char literals versus lifetimes, nested
+block comments, raw identifiers, numbers (``1..2`` is a range, not a number),
+identifiers and punctuation, and gives every token its 1-based line. That is
+what the surface's static scan and coverage's branch reading need: a path or
+a ``println!`` in a comment is not read, a ``//`` inside a string is not a
+comment. One tokenizer serves both.
 """
 
 from __future__ import annotations
@@ -13,18 +15,21 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_NUMBER = re.compile(r"[0-9][0-9A-Za-z_.]*")
-_RAW = re.compile(r'b?r(#*)"')
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"'}
-_PUNCT2 = ("::", "=>", "->", "..", "==", "!=", "&&", "||")
+_PUNCT2 = frozenset({"::", "=>", "->", "..", "==", "!=", "&&", "||", "<=", ">=", "+=", "-="})
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CHAR = re.compile(r"'(\\(?:u\{[0-9A-Fa-f_]+\}|x[0-9A-Fa-f]{2}|.)|[^\\'\n])'")
 
 
 @dataclass(frozen=True)
 class Token:
-    kind: str  # "str" | "ident" | "punct" | "num" | "char"
-    text: str  # a string's value (escapes resolved); otherwise the source text
+    kind: str  # "str" | "ident" | "punct" | "num" | "char" | "lifetime"
+    text: str  # a string's or char's value (escapes resolved); otherwise the source text
     line: int
+
+    def is_(self, text: str) -> bool:
+        """This keyword, identifier or punctuation (never a string that spells it)."""
+        return self.kind in ("ident", "punct") and self.text == text
 
 
 def _unescape(body: str) -> str:
@@ -46,7 +51,7 @@ def _unescape(body: str) -> str:
             out.append(chr(int(body[i + 3:end].replace("_", "") or "0", 16)))
             i = end + 1
         elif nxt == "x":
-            out.append(chr(int(body[i + 2:i + 4], 16)))
+            out.append(chr(int(body[i + 2:i + 4] or "0", 16)))
             i += 4
         else:
             out.append(_ESCAPES.get(nxt, nxt))
@@ -62,13 +67,13 @@ def tokenize(text: str) -> list[Token]:
         if ch == "\n":
             line += 1
             i += 1
-        elif ch in " \t\r":
+        elif ch.isspace():
             i += 1
         elif text.startswith("//", i):
             end = text.find("\n", i)
             i = n if end < 0 else end
         elif text.startswith("/*", i):
-            depth, j = 1, i + 2
+            depth, j = 1, i + 2  # Rust block comments nest
             while j < n and depth:
                 if text.startswith("/*", j):
                     depth, j = depth + 1, j + 2
@@ -78,15 +83,16 @@ def tokenize(text: str) -> list[Token]:
                     j += 1
             line += text.count("\n", i, j)
             i = j
-        elif (raw := _RAW.match(text, i)) is not None:
-            close = '"' + raw.group(1)
-            end = text.find(close, raw.end())
+        elif (raw := _raw_string_start(text, i)) is not None:
+            start, hashes = raw
+            close = '"' + "#" * hashes
+            end = text.find(close, start)
             end = n if end < 0 else end
-            tokens.append(Token("str", text[raw.end():end], line))
+            tokens.append(Token("str", text[start:end], line))
             line += text.count("\n", i, end)
             i = end + len(close)
-        elif ch == '"' or text.startswith('b"', i):
-            j = i + (2 if ch == "b" else 1)
+        elif ch == '"' or (ch in "bc" and text.startswith('"', i + 1)):
+            j = i + (1 if ch == '"' else 2)
             start = j
             while j < n and text[j] != '"':
                 j += 2 if text[j] == "\\" else 1
@@ -94,25 +100,52 @@ def tokenize(text: str) -> list[Token]:
             line += text.count("\n", i, j)
             i = j + 1
         elif ch == "'":
-            # 'a' or '\n' is a char; 'a (no closing quote right after) is a lifetime.
-            m = re.match(r"'(\\(?:u\{[0-9A-Fa-f_]+\}|x[0-9A-Fa-f]{2}|.)|[^\\'\n])'", text[i:i + 12])
-            if m:
+            if (m := _CHAR.match(text, i)) is not None:  # 'a', '\n', '\u{1F600}'
                 tokens.append(Token("char", _unescape(m.group(1)), line))
-                i += m.end()
-            else:
-                i += 1
-        elif (ident := _IDENT.match(text, i)) is not None:
-            tokens.append(Token("ident", ident.group(), line))
-            i = ident.end()
-        elif (num := _NUMBER.match(text, i)) is not None:
-            tokens.append(Token("num", num.group(), line))
-            i = num.end()
+                i = m.end()
+            else:  # a lifetime or label: 'a, 'static, 'outer
+                j = i + 1
+                while j < n and (text[j].isalnum() or text[j] == "_"):
+                    j += 1
+                tokens.append(Token("lifetime", text[i:j], line))
+                i = max(j, i + 1)
+        elif ch.isalpha() or ch == "_":
+            j = i
+            while j < n and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            word = text[i:j]
+            if word == "r" and j < n and text[j] == "#":  # raw identifier r#type
+                k = j + 1
+                while k < n and (text[k].isalnum() or text[k] == "_"):
+                    k += 1
+                word, j = text[j + 1:k], k
+            tokens.append(Token("ident", word, line))
+            i = j
+        elif ch.isdigit():
+            j = i
+            while j < n and (text[j].isalnum() or text[j] == "_" or (text[j] == "." and text[j + 1:j + 2].isdigit())):
+                j += 1
+            tokens.append(Token("num", text[i:j], line))
+            i = j
         else:
             two = text[i:i + 2]
             width = 2 if two in _PUNCT2 else 1
             tokens.append(Token("punct", text[i:i + width], line))
             i += width
     return tokens
+
+
+def _raw_string_start(text: str, i: int) -> tuple[int, int] | None:
+    """(content start, number of #) when a raw string (r"..", r#".."#, br"..", cr"..") starts at *i*."""
+    j = i + (1 if text.startswith(("br", "cr"), i) else 0)
+    if not text.startswith("r", j) or (i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")):
+        return None
+    k = j + 1
+    while k < len(text) and text[k] == "#":
+        k += 1
+    if k < len(text) and text[k] == '"':
+        return k + 1, k - j - 1
+    return None
 
 
 def closure_params(body: Sequence[Token]) -> tuple[list[str] | None, Sequence[Token]]:
@@ -128,9 +161,6 @@ def closure_params(body: Sequence[Token]) -> tuple[list[str] | None, Sequence[To
         return None, ()
     params = [tok.text for tok in toks[1:end] if tok.kind == "ident" and tok.text not in ("mut", "ref")]
     return params[:1], toks[end + 1:]
-
-
-_OPEN = {"(": ")", "[": "]", "{": "}"}
 
 
 def matching(t: Sequence[Token], i: int) -> int:
@@ -188,3 +218,22 @@ def token_text(tokens: Sequence[Token]) -> str:
     out = " ".join(f'"{t.text}"' if t.kind == "str" else t.text for t in tokens)
     out = re.sub(r" ?(::|\.|\(|\)|\[|\]|,|&|!) ?", lambda m: m.group(1) + (" " if m.group(1) == "," else ""), out)
     return out if len(out) <= 80 else out[:77] + "..."
+
+
+def bracket_pairs(tokens: Sequence[Token]) -> dict[int, int]:
+    """Index of each opening bracket -> index of its closing one (unbalanced ones are left out)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for idx, tok in enumerate(tokens):
+        if tok.kind != "punct":
+            continue
+        if tok.text in _OPEN:
+            stack.append(idx)
+        elif tok.text in (")", "]", "}"):
+            # Pop to the nearest opener of the same kind: one stray bracket must not shift every pair.
+            for k in range(len(stack) - 1, -1, -1):
+                if _OPEN[tokens[stack[k]].text] == tok.text:
+                    pairs[stack[k]] = idx
+                    del stack[k:]
+                    break
+    return pairs
