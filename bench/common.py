@@ -46,3 +46,18 @@ def timed(argv: list[str], cwd: Path, env: dict[str, str] | None = None, ok: tup
 
 def median(xs: list[float]) -> float:
     return statistics.median(xs)
+
+
+def median_ms(argv: list[str], runs: int, cwd: Path | None = None,
+              env: dict[str, str] | None = None) -> tuple[float, str]:
+    """Median wall milliseconds of *argv* over *runs* after one warm-up run, and the last stdout."""
+    subprocess.run(argv, cwd=cwd, capture_output=True, env=env)  # warm-up: page cache, bytecode
+    times, out = [], ""
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env)
+        times.append((time.perf_counter() - t0) * 1000)
+        if done.returncode != 0:
+            sys.exit(f"{' '.join(argv)} failed: {done.stderr}")
+        out = done.stdout
+    return statistics.median(times), out

@@ -17,14 +17,11 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from common import LINKGATE  # noqa: E402  (byte-compiles src, drops PYTHONDONTWRITEBYTECODE)
+from common import LINKGATE, median_ms  # noqa: E402  (byte-compiles src, drops PYTHONDONTWRITEBYTECODE)
 
 from linkgate.history.model import RunRecord
 from linkgate.history.store import History
@@ -56,18 +53,6 @@ def fill(path: Path, rows: int) -> None:
     with History.open(path) as h:
         h.add(records)
 
-
-def median_ms(argv: list[str], runs: int) -> tuple[float, str]:
-    subprocess.run(argv, capture_output=True)  # warm-up: page cache
-    times, out = [], ""
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        done = subprocess.run(argv, capture_output=True, text=True)
-        times.append((time.perf_counter() - t0) * 1000)
-        if done.returncode != 0:
-            sys.exit(f"{' '.join(argv)} failed: {done.stderr}")
-        out = done.stdout
-    return statistics.median(times), out
 
 
 def main() -> None:

@@ -20,7 +20,8 @@ import tempfile
 from pathlib import Path
 
 from common import LINKGATE  # noqa: E402  (byte-compiles src, drops PYTHONDONTWRITEBYTECODE)
-from cost_speed import fill, median_ms
+from common import median_ms
+from cost_speed import fill
 
 RECIPES = """
 [[recipe]]

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from common import median_ms
 
 ENV = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.com",
        "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com"}
@@ -51,18 +51,6 @@ def build(repo: Path, files: int, rules: int) -> None:
     git(repo, "commit", "-qm", "many changes")
 
 
-def median_ms(argv: list[str], cwd: Path, runs: int, env: dict[str, str] = ENV) -> tuple[float, str]:
-    times, out = [], ""
-    subprocess.run(argv, cwd=cwd, capture_output=True, env=env)  # warm-up (writes bytecode if allowed)
-    for _ in range(runs):
-        start = time.perf_counter()
-        done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env)
-        times.append((time.perf_counter() - start) * 1000)
-        if done.returncode != 0:
-            sys.exit(f"{' '.join(argv)} failed: {done.stderr}")
-        out = done.stdout
-    return statistics.median(times), out
-
 
 def main() -> None:
     ap = argparse.ArgumentParser()
@@ -74,13 +62,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp)
         build(repo, args.files, args.rules)
-        git_ms, diff = median_ms(["git", "diff", "--no-renames", "--name-status", "-z", "main...HEAD"], repo, args.runs)
+        git_ms, diff = median_ms(["git", "diff", "--no-renames", "--name-status", "-z", "main...HEAD"], args.runs, repo, ENV)
         should_run = [*linkgate, "should-run", "bench", "--base", "main"]
         # An installed package has bytecode; with PYTHONDONTWRITEBYTECODE=1 and
         # an editable install every start recompiles linkgate (about 45 ms more).
         cached = {k: v for k, v in ENV.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        lg_ms, answer = median_ms(should_run, repo, args.runs, cached)
-        ver_ms, _ = median_ms([*linkgate, "--version"], repo, args.runs, cached)
+        lg_ms, answer = median_ms(should_run, args.runs, repo, cached)
+        ver_ms, _ = median_ms([*linkgate, "--version"], args.runs, repo, cached)
     changed = diff.count("\0") // 2
     print(f"changed files: {changed}, rules: {args.rules}, runs: {args.runs} (medians)")
     print(f"  git diff alone             {git_ms:8.1f} ms")
