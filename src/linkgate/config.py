@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -318,6 +318,25 @@ def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str, root
 _GATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
+def _check_name(v: _Validator, kind: str, name: str, seen: dict[str, int],
+                line_of: Callable[[str], int | None], where: str) -> None:
+    """A gate's or recipe's name: the allowed characters, once per file; *seen* records it."""
+    if not _GATE_NAME.match(name):
+        raise v.fail(
+            f"{kind} name {name!r} must start with a letter or digit and use only letters, digits, '.', '_', '-'",
+            line_of("name"),
+            f"{where}.name",
+        )
+    if name in seen:
+        raise v.fail(
+            f"duplicate {kind} name {name!r} (first defined at line {seen[name]})",
+            line_of("name"),
+            f"{where}.name",
+            hint=f"give each {kind} a unique name",
+        )
+    seen[name] = line_of("name") or 0
+
+
 def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], seen: dict[str, int]) -> Gate:
     def line_of(key: str) -> int | None:
         return loc.gate(i, key)
@@ -327,20 +346,7 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
     if "name" not in raw:
         raise v.fail("gate has no name", loc.gate(i), f"{where}.name", hint='add name = "..."')
     name = raw["name"]
-    if not _GATE_NAME.match(name):
-        raise v.fail(
-            f"gate name {name!r} must start with a letter or digit and use only letters, digits, '.', '_', '-'",
-            line_of("name"),
-            f"{where}.name",
-        )
-    if name in seen:
-        raise v.fail(
-            f"duplicate gate name {name!r} (first defined at line {seen[name]})",
-            line_of("name"),
-            f"{where}.name",
-            hint="give each gate a unique name",
-        )
-    seen[name] = line_of("name") or 0
+    _check_name(v, "gate", name, seen, line_of, where)
     where = f"gate.{name}"
     has_cargo, has_command = "cargo" in raw, "command" in raw
     if has_cargo and has_command:
@@ -586,20 +592,7 @@ def _build_recipes(v: _Validator, loc: _Locator, raw: list[Mapping[str, Any]]) -
         name = item.get("name")
         if not name:
             raise v.fail("recipe has no name", loc.table("recipe", index=j), f"{where}.name", hint='add name = "..."')
-        if not _GATE_NAME.match(name):
-            raise v.fail(
-                f"recipe name {name!r} must start with a letter or digit and use only letters, digits, '.', '_', '-'",
-                line_of("name"),
-                f"{where}.name",
-            )
-        if name in seen:
-            raise v.fail(
-                f"duplicate recipe name {name!r} (first defined at line {seen[name]})",
-                line_of("name"),
-                f"{where}.name",
-                hint="give each recipe a unique name",
-            )
-        seen[name] = line_of("name") or 0
+        _check_name(v, "recipe", name, seen, line_of, where)
         where = f"recipe.{name}"
         if not any(item.get(k) for k in _SELECTORS):
             # A recipe without a condition is active in every run, so it could never show a gap.
