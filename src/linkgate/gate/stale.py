@@ -61,6 +61,8 @@ def stale_scripts(build_scripts: Iterable[tuple[str, str]]) -> list[StaleScript]
         if pdir is None or not out_dir:
             continue
         build_dir = Path(out_dir).parent                     # <profile>/build/<pkg>-<hash>
+        if len(build_dir.parents) < 3:
+            continue  # not cargo's layout: nothing to compare with
         record_file = build_dir.parents[1] / ".fingerprint" / build_dir.name / RUN_RECORD
         record = read_run_record(record_file, record_file.parents[3])
         if record is None or record.any_change:
