@@ -3,26 +3,23 @@ here-documents fed to bash, ``make``, and shell functions.
 
 A script runs in a child shell that sees only exported variables and the
 command's own prefix assignments; ``source`` runs it in the caller's shell.
-Each is followed at most ``interp.MAX_DEPTH`` calls deep.
+Each is followed at most ``dispatch.MAX_DEPTH`` calls deep.
 """
 
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING
 
+from linkgate.workflows.shell.dispatch import MAX_DEPTH, ShellEvaluator
 from linkgate.workflows.shell.state import WORKSPACE, Frame, State, clean
 from linkgate.workflows.shell.words import Val, Value
-
-if TYPE_CHECKING:
-    from linkgate.workflows.shell.interp import Evaluator
 
 # An autoconf `configure` script runs a C toolchain, never cargo; it is often
 # generated in CI, so its absence from the repository is no news.
 _GENERATED_SCRIPTS = {"configure", "config.status", "autogen.sh", "bootstrap"}
 
 
-def run_script(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
+def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, line: int,
                source: bool, offset: int = 0, prefix: dict[str, Value] | None = None) -> list[State]:
     """Run ``fields[offset]`` as a script with the rest as its arguments."""
     path = fields[offset]
@@ -45,8 +42,8 @@ def run_script(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: 
         st.status = "assumed"
         return [st]
     assert rel is not None
-    if frame.depth >= _max_depth():
-        ev.problem(frame.file, line, "call depth", f"calls nest deeper than {_max_depth()}; `{hop}` not followed", True)
+    if frame.depth >= MAX_DEPTH:
+        ev.problem(frame.file, line, "call depth", f"calls nest deeper than {MAX_DEPTH}; `{hop}` not followed", True)
         return [st]
     child_frame = Frame(rel, 1, frame.via + (hop,), "", frame.depth + 1)
     args = tuple(fields[offset + 1 :])
@@ -69,7 +66,7 @@ def run_script(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: 
     return [st]
 
 
-def run_shell(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
+def run_shell(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, line: int,
            heredoc: tuple[str, bool] | None, prefix: dict[str, Value]) -> list[State]:
     i = 1
     while i < len(fields) and fields[i].known and fields[i].text[:1] in ("-", "+"):
@@ -101,7 +98,7 @@ def run_shell(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: i
     return [st]
 
 
-def run_make(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: int,
+def run_make(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, line: int,
           prefix: dict[str, Value]) -> list[State]:
     capture_fails(ev)
     st.status = "assumed"
@@ -119,7 +116,7 @@ def run_make(ev: Evaluator, fields: list[Val], st: State, frame: Frame, line: in
         recipes, problems = ev.host.make_recipes(argv, st.cwd, texts, ev.make_seen)
         for message, cargo in problems:
             ev.problem(frame.file, line, message, message, cargo)
-        if frame.depth >= _max_depth():
+        if frame.depth >= MAX_DEPTH:
             return [st]
         env = child_env(st, prefix)
         for r in recipes:
@@ -138,11 +135,11 @@ def child_env(st: State, prefix: dict[str, Value] | None) -> dict[str, Value]:
     return env
 
 
-def call_function(ev: Evaluator, name: str, fields: list[Val], st: State, frame: Frame,
+def call_function(ev: ShellEvaluator, name: str, fields: list[Val], st: State, frame: Frame,
                    line: int) -> list[State]:
     body, home = st.funcs[name]
-    if frame.depth >= _max_depth():
-        ev.problem(frame.file, line, "call depth", f"calls nest deeper than {_max_depth()}; `{name}` not followed",
+    if frame.depth >= MAX_DEPTH:
+        ev.problem(frame.file, line, "call depth", f"calls nest deeper than {MAX_DEPTH}; `{name}` not followed",
                    True)
         return [st]
     hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
@@ -162,7 +159,7 @@ def call_function(ev: Evaluator, name: str, fields: list[Val], st: State, frame:
     return ends
 
 
-def script_rel(ev: Evaluator, name: str, st: State) -> str | None:
+def script_rel(ev: ShellEvaluator, name: str, st: State) -> str | None:
     """The repository path of a script run by path, if *name* is one."""
     if name.startswith(WORKSPACE + "/"):
         rel = name[len(WORKSPACE) + 1 :]
@@ -179,12 +176,6 @@ def script_rel(ev: Evaluator, name: str, st: State) -> str | None:
     return rel if first.startswith("#!") and ("sh" in first.rsplit("/", 1)[-1]) else None
 
 
-def capture_fails(ev: Evaluator) -> None:
+def capture_fails(ev: ShellEvaluator) -> None:
     if ev.capture:
         ev.capture[-1] = None
-
-
-def _max_depth() -> int:
-    from linkgate.workflows.shell.interp import MAX_DEPTH
-
-    return MAX_DEPTH

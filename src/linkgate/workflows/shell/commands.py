@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from linkgate.workflows.shell import calls
 from linkgate.workflows.shell.conditions import evaluate_test, from_words
+from linkgate.workflows.shell.dispatch import ShellEvaluator, register
 from linkgate.workflows.shell.state import WORKSPACE, Frame, State
 from linkgate.workflows.shell.syntax import Assign, Command, Decl, Lit, Param, Word
 from linkgate.workflows.shell.words import EMPTY, Scope, Val, Value, expand_joined, expand_word, join, unknown
-
-if TYPE_CHECKING:
-    from linkgate.workflows.shell.interp import Evaluator
 
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 # Wrappers and the options of theirs that take a value.
@@ -32,7 +29,10 @@ _PURE = {"echo", "printf", "pwd", "dirname", "basename"}
 _QUIET = {"true", ":", "false", "set", "shopt", "trap", "alias", "umask", "ulimit", "wait", "hash", "type",
           "read", "mapfile", "readarray", "getopts", "let", "enable", "complete", "disown", "jobs", "echo",
           "printf", "pwd", "dirname", "basename"}
-def run_command(ev: Evaluator, cmd: Command, st: State, frame: Frame) -> list[State]:
+
+
+@register(Command)
+def run_command(ev: ShellEvaluator, cmd: Command, st: State, frame: Frame) -> list[State]:
     scope = ev.scope(st, frame)
     prefix: dict[str, Value] = {}
     for a in cmd.assigns:
@@ -59,12 +59,12 @@ def run_command(ev: Evaluator, cmd: Command, st: State, frame: Frame) -> list[St
     return dispatch(ev, fields, rows, prefix, st, frame, heredoc)
 
 
-def _to_github_env(ev: Evaluator, output: Word, st: State, frame: Frame) -> bool:
+def _to_github_env(ev: ShellEvaluator, output: Word, st: State, frame: Frame) -> bool:
     return len(output) == 1 and isinstance(output[0], Param) and output[0].name == "GITHUB_ENV" \
         and st.vars.get("GITHUB_ENV") is None
 
 
-def dispatch(ev: Evaluator, fields: list[Val], rows: list[int], prefix: dict[str, Value], st: State, frame: Frame,
+def dispatch(ev: ShellEvaluator, fields: list[Val], rows: list[int], prefix: dict[str, Value], st: State, frame: Frame,
              heredoc: tuple[str, bool] | None = None) -> list[State]:
     """Run *fields*; *rows* gives each field's row, and the program's row is the command's line."""
     fields = _unwrap(fields, prefix)
@@ -104,7 +104,13 @@ def dispatch(ev: Evaluator, fields: list[Val], rows: list[int], prefix: dict[str
     return [st]
 
 
-def declare(ev: Evaluator, decl: Decl, st: State, frame: Frame) -> None:
+@register(Decl)
+def decl(ev: ShellEvaluator, stmt: Decl, st: State, frame: Frame) -> list[State]:
+    declare(ev, stmt, st, frame)
+    return [st]
+
+
+def declare(ev: ShellEvaluator, decl: Decl, st: State, frame: Frame) -> None:
     scope = ev.scope(st, frame)
     export = decl.kind == "export" or any("x" in f for f in decl.flags if f.startswith("-"))
     if any(f.startswith("-") and "f" in f for f in decl.flags):
@@ -123,7 +129,7 @@ def declare(ev: Evaluator, decl: Decl, st: State, frame: Frame) -> None:
     st.status = "true"
 
 
-def _builtin(ev: Evaluator, name: str, args: list[Val], st: State, frame: Frame, line: int) -> list[State] | None:
+def _builtin(ev: ShellEvaluator, name: str, args: list[Val], st: State, frame: Frame, line: int) -> list[State] | None:
     st.status = "true"
     if name in ("cd", "pushd", "popd"):
         if name == "popd":
@@ -283,7 +289,7 @@ def _assigned(a: Assign, st: State, scope: Scope) -> Value:
     return value
 
 
-def _capture(ev: Evaluator, name: str, args: list[Val], st: State) -> None:
+def _capture(ev: ShellEvaluator, name: str, args: list[Val], st: State) -> None:
     out = ev.capture[-1]
     assert out is not None
     if not all(a.known for a in args):

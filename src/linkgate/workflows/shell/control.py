@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from linkgate.workflows.shell.dispatch import ShellEvaluator, register
 from linkgate.workflows.shell.state import Frame, State, merge
 from linkgate.workflows.shell.syntax import AndOr, Case, For, If, Loop, Not, Pipeline, Seq, Stmt, Subshell, Word, \
     word_text, FuncDef
 from linkgate.workflows.shell.words import Scope, Val, expand_joined, expand_pattern, expand_word, join, unknown
 
-if TYPE_CHECKING:
-    from linkgate.workflows.shell.interp import Evaluator
-
 MAX_LOOP = 64
 
 
-def and_or(ev: Evaluator, stmt: AndOr, st: State, frame: Frame) -> list[State]:
+@register(AndOr)
+def and_or(ev: ShellEvaluator, stmt: AndOr, st: State, frame: Frame) -> list[State]:
     out: list[State] = []
     for s in ev.exec(stmt.left, st, frame):
         if s.stop:
@@ -44,7 +42,13 @@ def and_or(ev: Evaluator, stmt: AndOr, st: State, frame: Frame) -> list[State]:
             out.append(skipped)
     return out
 
-def if_(ev: Evaluator, stmt: If, i: int, st: State, frame: Frame) -> list[State]:
+
+@register(If)
+def if_stmt(ev: ShellEvaluator, stmt: If, st: State, frame: Frame) -> list[State]:
+    return if_(ev, stmt, 0, st, frame)
+
+
+def if_(ev: ShellEvaluator, stmt: If, i: int, st: State, frame: Frame) -> list[State]:
     if i == len(stmt.clauses):
         if stmt.orelse is not None:
             return ev.exec(stmt.orelse, st, frame)
@@ -67,7 +71,8 @@ def if_(ev: Evaluator, stmt: If, i: int, st: State, frame: Frame) -> list[State]
             out.extend(if_(ev, stmt, i + 1, s.fork(f"{where} not taken"), frame))
     return out
 
-def case_(ev: Evaluator, stmt: Case, st: State, frame: Frame) -> list[State]:
+@register(Case)
+def case_(ev: ShellEvaluator, stmt: Case, st: State, frame: Frame) -> list[State]:
     value = expand_joined(stmt.value, ev.scope(st, frame))
     texts = [v.text for v in ev.exprs]
     where = f"{frame.file}:{frame.line(stmt.row)} case {word_text(stmt.value, texts)}"
@@ -90,7 +95,8 @@ def case_(ev: Evaluator, stmt: Case, st: State, frame: Frame) -> list[State]:
         s.status = "true"
     return merge(out + pending)
 
-def for_(ev: Evaluator, stmt: For, st: State, frame: Frame) -> list[State]:
+@register(For)
+def for_(ev: ShellEvaluator, stmt: For, st: State, frame: Frame) -> list[State]:
     scope = ev.scope(st, frame)
     if stmt.values is None:
         fields = list(st.args)
@@ -119,7 +125,8 @@ def for_(ev: Evaluator, stmt: For, st: State, frame: Frame) -> list[State]:
     return merge(_end_loop(active + done))
 
 
-def loop(ev: Evaluator, stmt: Loop, st: State, frame: Frame) -> list[State]:
+@register(Loop)
+def loop(ev: ShellEvaluator, stmt: Loop, st: State, frame: Frame) -> list[State]:
     """``while``/``until``/C-style ``for``: the body may run any number of times."""
     states = ev.exec(stmt.cond, st, frame) if stmt.cond.items else [st]
     where = f"{frame.file}:{frame.line(stmt.row)} loop body"

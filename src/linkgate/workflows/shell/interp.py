@@ -6,27 +6,28 @@ each fork noting the condition it assumed. A command that ran is assumed to
 succeed for ``&&`` (a green CI run is what the audit describes) but not for
 ``||`` or ``if``, whose other side is kept as a conditional alternative.
 
-Bounds: ``MAX_STEPS`` statements per evaluation, ``MAX_DEPTH`` nested calls
-(functions, scripts, make), ``control.MAX_LOOP`` iterations of a literal ``for``,
-and ``state.MAX_PATHS`` live paths.
+A statement is run by the handler registered for its node type in
+``dispatch.HANDLERS``: the plain ones here, simple commands in ``commands``,
+control flow in ``control``. This module imports neither of those; the
+package's ``__init__`` imports them so that they register.
+
+Bounds: ``dispatch.MAX_STEPS`` statements per evaluation, ``dispatch.MAX_DEPTH``
+nested calls (functions, scripts, make), ``control.MAX_LOOP`` iterations of a
+literal ``for``, and ``state.MAX_PATHS`` live paths.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
-from linkgate.workflows.shell import commands, control
 from linkgate.workflows.shell.conditions import evaluate_test
+from linkgate.workflows.shell.dispatch import HANDLERS, MAX_DEPTH as MAX_DEPTH, MAX_STEPS, Host as Host, \
+    ShellEvaluator, register
 from linkgate.workflows.shell.names import assigned_names
 from linkgate.workflows.shell.parse import parse_script
-from linkgate.workflows.shell.state import (
-    WORKSPACE, Frame, Recipe, ShellCommand, ShellProblem, State, merge,
-)
-from linkgate.workflows.shell.syntax import (
-    AndOr, Broken, Case, Command, Decl, For, FuncDef, If, Loop, Not, Pipeline, Seq, Stmt, Subshell, Subst,
-    Test, Unset,
-)
+from linkgate.workflows.shell.state import WORKSPACE, Frame, ShellCommand, ShellProblem, State, merge
+from linkgate.workflows.shell.syntax import Broken, FuncDef, Not, Pipeline, Seq, Stmt, Subshell, Subst, Test, Unset
 from linkgate.workflows.shell.words import Val, Value, unknown
 
 # Variables by which other CI systems announce themselves (Travis, AppVeyor,
@@ -38,20 +39,6 @@ OTHER_CI = frozenset({
     "TRAVIS", "TRAVIS_OS_NAME", "CONTINUOUS_INTEGRATION", "APPVEYOR", "GITLAB_CI", "CIRCLECI", "TF_BUILD",
     "BUILDKITE", "JENKINS_URL", "DRONE", "CIRRUS_CI", "BITBUCKET_BUILD_NUMBER", "TEAMCITY_VERSION",
 })
-
-MAX_STEPS = 20_000
-MAX_DEPTH = 8
-
-
-class Host(Protocol):
-    """The repository around the script: files to read, Makefiles to walk."""
-
-    def read_script(self, rel: str) -> str | None: ...
-
-    def make_recipes(
-        self, argv: tuple[str, ...], cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]]
-    ) -> tuple[list[Recipe], list[tuple[str, bool]]]: ...
-
 
 class Evaluator:
     def __init__(self, host: Host | None = None, exprs: Sequence[Val] = ()) -> None:
@@ -131,63 +118,9 @@ class Evaluator:
                              f"evaluation stopped after {MAX_STEPS} statements", True)
             st.stop = "exit"
             return [st]
-        if isinstance(stmt, Command):
-            return commands.run_command(self, stmt, st, frame)
-        if isinstance(stmt, Seq):
-            states = [st]
-            for item in stmt.items:
-                states = self.run(item, states, frame)
-                if all(s.stop for s in states):
-                    break
-            return states
-        if isinstance(stmt, AndOr):
-            return control.and_or(self, stmt, st, frame)
-        if isinstance(stmt, Not):
-            out = self.exec(stmt.body, st, frame)
-            for s in out:
-                s.status = {"true": "false", "false": "true"}.get(s.status, "unknown")
-            return out
-        if isinstance(stmt, (Pipeline, Subshell)):
-            items = stmt.items if isinstance(stmt, Pipeline) else (stmt.body,)
-            statuses = set()
-            for item in items:
-                # Each side of a pipe, like ( ... ), runs in a subshell: cd and
-                # assignments there do not reach the caller.
-                ends = self.exec(item, st.copy(), frame)
-                statuses = {s.status for s in ends}
-            st.status = statuses.pop() if len(statuses) == 1 else "unknown"
-            return [st]
-        if isinstance(stmt, If):
-            return control.if_(self, stmt, 0, st, frame)
-        if isinstance(stmt, Case):
-            return control.case_(self, stmt, st, frame)
-        if isinstance(stmt, For):
-            return control.for_(self, stmt, st, frame)
-        if isinstance(stmt, Loop):
-            return control.loop(self, stmt, st, frame)
-        if isinstance(stmt, FuncDef):
-            st.funcs[stmt.name] = (stmt.body, frame)
-            st.status = "true"
-            return [st]
-        if isinstance(stmt, Test):
-            decided = evaluate_test(stmt.tokens, stmt.double, self.scope(st, frame))
-            st.status = "unknown" if decided is None else ("true" if decided else "false")
-            return [st]
-        if isinstance(stmt, Decl):
-            commands.declare(self, stmt, st, frame)
-            return [st]
-        if isinstance(stmt, Unset):
-            for name in stmt.names:
-                st.vars.pop(name, None)
-                st.funcs.pop(name, None)
-            return [st]
-        if isinstance(stmt, Broken):
-            found = [stmt.text.find(w) for w in ("cargo", "cross", "wasm-pack") if w in stmt.text]
-            if found:
-                line = frame.line(stmt.row + stmt.text[: min(found)].count("\n"))
-                self.problem(frame.file, line, "unparsable shell",
-                             f"cannot parse the shell at {frame.file}:{line}; a cargo command there is not read", True)
-            return [st]
+        handler = HANDLERS.get(type(stmt))
+        if handler is not None:
+            return handler(self, stmt, st, frame)
         return [st]
 
     def run_subst(self, part: Subst, st: State, frame: Frame) -> Val:
@@ -199,6 +132,72 @@ class Evaluator:
         if out is None:
             return unknown(part.text)
         return Val("".join(out).rstrip("\n"))
+
+
+# --- the plain statements (commands and control flow register in their modules) ---
+
+
+@register(Seq)
+def _seq(ev: ShellEvaluator, stmt: Seq, st: State, frame: Frame) -> list[State]:
+    states = [st]
+    for item in stmt.items:
+        states = ev.run(item, states, frame)
+        if all(s.stop for s in states):
+            break
+    return states
+
+
+@register(Not)
+def _not(ev: ShellEvaluator, stmt: Not, st: State, frame: Frame) -> list[State]:
+    out = ev.exec(stmt.body, st, frame)
+    for s in out:
+        s.status = {"true": "false", "false": "true"}.get(s.status, "unknown")
+    return out
+
+
+@register(Pipeline, Subshell)
+def _subshells(ev: ShellEvaluator, stmt: Pipeline | Subshell, st: State, frame: Frame) -> list[State]:
+    items = stmt.items if isinstance(stmt, Pipeline) else (stmt.body,)
+    statuses = set()
+    for item in items:
+        # Each side of a pipe, like ( ... ), runs in a subshell: cd and
+        # assignments there do not reach the caller.
+        ends = ev.exec(item, st.copy(), frame)
+        statuses = {s.status for s in ends}
+    st.status = statuses.pop() if len(statuses) == 1 else "unknown"
+    return [st]
+
+
+@register(FuncDef)
+def _funcdef(ev: ShellEvaluator, stmt: FuncDef, st: State, frame: Frame) -> list[State]:
+    st.funcs[stmt.name] = (stmt.body, frame)
+    st.status = "true"
+    return [st]
+
+
+@register(Test)
+def _test(ev: ShellEvaluator, stmt: Test, st: State, frame: Frame) -> list[State]:
+    decided = evaluate_test(stmt.tokens, stmt.double, ev.scope(st, frame))
+    st.status = "unknown" if decided is None else ("true" if decided else "false")
+    return [st]
+
+
+@register(Unset)
+def _unset(ev: ShellEvaluator, stmt: Unset, st: State, frame: Frame) -> list[State]:
+    for name in stmt.names:
+        st.vars.pop(name, None)
+        st.funcs.pop(name, None)
+    return [st]
+
+
+@register(Broken)
+def _broken(ev: ShellEvaluator, stmt: Broken, st: State, frame: Frame) -> list[State]:
+    found = [stmt.text.find(w) for w in ("cargo", "cross", "wasm-pack") if w in stmt.text]
+    if found:
+        line = frame.line(stmt.row + stmt.text[: min(found)].count("\n"))
+        ev.problem(frame.file, line, "unparsable shell",
+                   f"cannot parse the shell at {frame.file}:{line}; a cargo command there is not read", True)
+    return [st]
 
 
 class _Scope:
