@@ -1,0 +1,358 @@
+"""Held-out ground truth for bench/audit_truth.py: what the CI of public native-linking crates runs.
+
+HELD OUT. Written by hand on 2026-12-01 from each repository's workflows and
+the scripts, justfiles, Makefile.toml tasks, package.json scripts and cargo
+aliases they call, at the commits below, BEFORE linkgate was first run on any
+of these repositories (no linkgate output was seen while writing it). Any
+later change must be explained in a comment next to the change, and is
+allowed only to fix an error in the truth itself (a misread workflow, a wrong
+line), never to match what linkgate prints.
+
+Same shape as ground_truth.py (COMMITS, inv(), INVOCATIONS, FINDINGS), so
+bench/audit_truth.py can load either module with the same code. Each entry is
+one cargo invocation of one matrix combination: job id, file and line of the
+command, the cargo subcommand it really runs, whether it links, its feature
+sets (labels as `linkgate audit` prints them: "default", "all features",
+"no default features", "a,b (no default)", sorted and comma-joined), and the
+matrix values telling the combination apart (always the full combination as
+GitHub expands it). Shell conditions and `if:` were decided as on GitHub's
+hosted runners (`CI` is set, `runner.os` follows `runs-on`); a step whose
+`if:` cannot be decided from the repository (github.event_name, github.ref,
+a cache hit) is listed: it runs on some event. Checkouts: CHECKOUTS.md.
+
+Conventions decided here for shapes linkgate may not read yet (a reviewer
+can check each one against the rule stated):
+
+- maturin (`maturin build`, `maturin develop`, `python -m maturin ...`,
+  PyO3/maturin-action with command build/absent, and a PEP 517 build of a
+  maturin project: `pip install .`/`pip install -e .`/`uv pip install -e .`)
+  is one invocation, subcommand "build", links=True (the extension is a
+  cdylib), at the line of the maturin (or pip) command word, or the `uses:`
+  line of the action. Features: the command's own --features /
+  --no-default-features / --all-features; when it gives no --features, the
+  `[tool.maturin] features` of the pyproject.toml in its directory (maturin's
+  merge_with_pyproject_toml takes those only when the command line has none).
+  One entry per command even when maturin runs cargo more than once (one
+  interpreter per run without abi3, or universal2). `maturin sdist` and
+  `python -m build --sdist` run no cargo build: not listed. Cargo commands
+  maturin issues itself (`cargo metadata`) are not listed.
+- wasm-pack build: one "build" invocation, links=True (cdylib), as in
+  ground_truth.py's reading of wasm-pack.
+- package.json scripts (`npm run x`, `yarn x`): the invocation is at the
+  line of the cargo/wasm-pack/napi command in package.json (where the command
+  is written, as for a Makefile recipe), not at the workflow's `npm run` line.
+- justfile recipes and cargo-make tasks likewise: the file and line of the
+  cargo command inside the justfile / Makefile.toml.
+- cargo aliases (.cargo/config.toml `[alias]`): the line of `cargo <alias>`
+  in the workflow, the subcommand the alias expands to, with the alias's
+  arguments taken into account (e.g. `--example` makes `run` link).
+- Third-party wrappers are read as the cargo subcommand they run: `cargo
+  docs-rs` -> "rustdoc" with the `[package.metadata.docs.rs]` features.
+  `cargo install <tool>` is listed as "install", links=True, features
+  "default" (it compiles and links the tool, not this repository).
+- Rust programs (xtask) are not read: the `cargo xtask` line itself is the
+  invocation ("run", links=True); the cargo commands the xtask binary spawns
+  are not listed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+COMMITS = {
+    "huggingface/candle": "2a13b0f3ff62f7e67013597f2996f764c5735e21",
+    "pykeio/ort": "78de6d9d5a1c6c37825851fdb23a166a65f6490e",
+    "milesgranger/cramjam": "9c15ea47570f57be70477cd3464b58fe306fe25b",
+    "duckdb/duckdb-rs": "49523b0ef8d36f43b1f30ee64ee7351737717d1d",
+    "LaurentMazare/tch-rs": "a1dc7ecec800afb99fff031bf1febe876ecf1572",
+    "diesel-rs/diesel": "04cc1b0bc6578021db542464e6cd1a21e0d39235",
+}
+
+
+def inv(job: str, file: str, line: int, sub: str, links: bool, features: list[str],
+        matrix: dict[str, Any] | None = None, count: int = 1) -> dict[str, Any]:
+    return {"job": job, "file": file, "line": line, "subcommand": sub, "links": links,
+            "features": features, "matrix": matrix or {}, "count": count}
+
+
+def expand(axes: dict[str, list[Any]], exclude: list[dict[str, Any]] = (), include: list[dict[str, Any]] = ()):
+    """GitHub's matrix expansion (product, exclude on the keys named, include extends or appends)."""
+    names = list(axes)
+    combos = [dict(zip(names, v)) for v in itertools.product(*(axes[n] for n in names))]
+
+    def sub(p, v):
+        if isinstance(p, dict) and isinstance(v, dict):
+            return all(k in v and sub(x, v[k]) for k, x in p.items())
+        return p == v
+    combos = [c for c in combos if not any(all(k in c and sub(x, c[k]) for k, x in e.items()) for e in exclude)]
+    originals = [dict(c) for c in combos]
+    added = []
+    for entry in include:
+        fitted = False
+        for c, o in zip(combos, originals):
+            if all(k not in o or o[k] == v for k, v in entry.items()):
+                c.update(entry)
+                fitted = True
+        if not fitted:
+            added.append(dict(entry))
+    return combos + added
+
+
+# ---- huggingface/candle (ML runtime: cuda, metal features; candle-pyo3 built with maturin)
+# The root is a virtual workspace; `--features x` applies to the selected members.
+CI, CU, PY, MA = (".github/workflows/" + n for n in ("rust-ci.yml", "ci_cuda.yaml", "python.yml", "maturin.yml"))
+ca = []
+for os in ["ubuntu-latest", "ubuntu-24.04", "windows-latest", "macOS-latest", "ubuntu-24.04-arm"]:
+    m = {"os": os}
+    if os == "macOS-latest":
+        ca.append(inv("check", CI, 29, "check", False, ["metal"], m))
+    if os in ("ubuntu-latest", "windows-latest"):
+        ca.append(inv("check", CI, 33, "check", False, ["default"], m))
+    if os == "ubuntu-24.04":
+        ca.append(inv("check", CI, 39, "check", False, ["default"], m))
+    if os == "ubuntu-24.04-arm":
+        ca.append(inv("check", CI, 45, "check", False, ["default"], m))
+for os in ["ubuntu-latest", "windows-latest", "macOS-latest"]:
+    ca.append(inv("test", CI, 77 if os == "ubuntu-latest" else 80, "test", True, ["default"], {"os": os}))
+ca += [inv("fmt", CI, 90, "fmt", False, ["default"]),
+       inv("clippy", CI, 100, "clippy", False, ["default"]),
+       # job if: on the pull request's repositories (undecidable); self-hosted GPU runner group
+       inv("test-cuda", CU, 35, "test", True, ["cuda"]),
+       # `python -m maturin develop -r --features onnx` in candle-pyo3 (a cdylib)
+       inv("build_and_test", PY, 53, "build", True, ["onnx"], {"os": "ubuntu-latest"})]
+for t in ["x86_64", "x86", "aarch64", "s390x", "ppc64le"]:
+    # no --features in args: candle-pyo3/pyproject.toml [tool.maturin] features = ["pyo3/extension-module"]
+    ca.append(inv("linux", MA, 36, "build", True, ["pyo3/extension-module"], {"target": t}))
+for t in ["x64", "x86"]:
+    ca.append(inv("windows", MA, 66, "build", True, ["onnx"], {"target": t}))  # env.FEATURES_FLAG = --features onnx
+for t in ["x86_64", "aarch64"]:
+    ca.append(inv("macos", MA, 94, "build", True, ["onnx"], {"target": t}))
+# sdist job (MA:116): maturin sdist, no cargo build.
+
+# ---- pykeio/ort (ONNX Runtime bindings: cuda/tensorrt/coreml/... features; cargo aliases in .cargo/config.toml)
+BK, CQ, SL, OC, TE = (".github/workflows/" + n for n in
+                      ("backends.yml", "code-quality.yml", "custom-static-link.yml", "other-checks.yml", "test.yml"))
+DOCSRS = ",".join(sorted([
+    "std", "ndarray", "half", "num-complex", "training", "fetch-models", "load-dynamic", "copy-dylibs",
+    "cuda", "tensorrt", "openvino", "onednn", "directml", "nnapi", "coreml", "xnnpack", "rocm", "acl",
+    "armnn", "tvm", "migraphx", "rknpu", "vitis", "cann", "qnn", "webgpu", "azure", "nvrtx", "vsinpu"]))
+ort = []
+for os in ["ubuntu-latest", "macos-15"]:
+    ort.append(inv("candle", BK, 51, "test", True, ["default"], {"platform": {"os": os}}))
+for os in ["ubuntu-latest", "windows-latest", "macos-15"]:
+    ort.append(inv("tract", BK, 71, "test", True, ["default"], {"platform": {"os": os}}))
+ort += [inv("web", BK, 85, "check", False, ["default"]),
+        inv("lint-and-fmt", CQ, 45, "fmt", False, ["default"]),
+        inv("lint-and-fmt", CQ, 47, "clippy", False, ["fetch-models"]),
+        # CQ:62 `$(cargo --version ...)` has no subcommand. CQ:71 runs when the tarpaulin cache misses.
+        inv("coverage", CQ, 71, "install", True, ["default"]),
+        inv("coverage", CQ, 74, "tarpaulin", True, ["fetch-models,tls-rustls"]),
+        # `cargo docs-rs` runs rustdoc with ort's [package.metadata.docs.rs] features (default features kept)
+        inv("docs-rs", CQ, 93, "rustdoc", False, [DOCSRS]),
+        # alias example-custom-ops = run --manifest-path examples/custom-ops/Cargo.toml --example custom-ops
+        inv("static-link-linux", SL, 42, "run", True, ["default"]),
+        inv("no-default-features", OC, 39, "check", False, ["no default features"]),
+        inv("no-default-features", OC, 40, "check", False, ["api-28 (no default)"]),
+        inv("msrv", OC, 51, "check", False, ["default"]),
+        inv("msrv", OC, 52, "check", False, ["load-dynamic"])]
+for i, api in enumerate(range(17, 29)):
+    ort.append(inv("multiversion", OC, 63 + i, "check", False, [f"api-{api},ndarray,std,tracing (no default)"]))
+for os in ["ubuntu-latest", "ubuntu-24.04-arm", "windows-latest", "macos-15"]:
+    ort.append(inv("test", TE, 48, "test", True, ["fetch-models,tls-rustls"], {"platform": {"os": os}}))
+
+# ---- milesgranger/cramjam (maturin wheels, a pwsh step on Windows runners, npm scripts running wasm-pack)
+CJ = ".github/workflows/CI.yml"
+PJ = "cramjam-js/package.json"
+
+
+def conf(os, target, triple, **extra):
+    return {"os": os, "target": target, "target-triple": triple, **extra}
+
+
+CONFS = [conf("ubuntu-latest", "x86_64", "x86_64-unknown-linux-gnu", manylinux="auto"),
+         conf("ubuntu-latest", "x86_64", "x86_64-unknown-linux-musl", manylinux="musllinux_1_1"),
+         conf("ubuntu-latest", "i686", "i686-unknown-linux-gnu", manylinux="auto"),
+         conf("ubuntu-latest", "i686", "i686-unknown-linux-musl", manylinux="musllinux_1_1"),
+         conf("ubuntu-latest", "aarch64", "aarch64-unknown-linux-gnu", manylinux="auto"),
+         conf("ubuntu-latest", "aarch64", "aarch64-unknown-linux-musl", manylinux="musllinux_1_1"),
+         conf("ubuntu-latest", "armv7", "armv7-unknown-linux-gnueabihf", manylinux="auto"),
+         conf("ubuntu-latest", "armv7", "armv7-unknown-linux-musleabihf", manylinux="musllinux_1_1"),
+         conf("ubuntu-latest", "s390x", "s390x-unknown-linux-gnu", manylinux="auto"),
+         conf("ubuntu-latest", "ppc64le", "powerpc64le-unknown-linux-gnu", manylinux="auto"),
+         conf("macos-15", "x86_64", "x86_64-apple-darwin"),
+         conf("macos-15", "aarch64", "aarch64-apple-darwin"),
+         conf("macos-15", "universal2", "x86_64-apple-darwin"),
+         conf("windows-latest", "x86_64", "x86_64-pc-windows-msvc", **{"python-architecture": "x64"}),
+         conf("windows-latest", "i686", "i686-pc-windows-msvc", **{"python-architecture": "x86"}),
+         conf("windows-11-arm", "aarch64", "aarch64-pc-windows-msvc", **{"python-architecture": "arm64"})]
+CJ_INCLUDE = [{"conf": c, "python-version": p} for c in [
+    conf("windows-latest", "x86_64", "x86_64-pc-windows-msvc"),
+    conf("ubuntu-latest", "x86_64", "x86_64-unknown-linux-gnu", manylinux="auto"),
+    conf("ubuntu-latest", "aarch64", "aarch64-unknown-linux-gnu", manylinux="auto"),
+    conf("macos-15", "x86_64", "x86_64-apple-darwin"),
+    conf("macos-15", "universal2", "x86_64-apple-darwin"),
+    conf("macos-15", "aarch64", "aarch64-apple-darwin")] for p in ["pypy3.10", "pypy3.11"]]
+cj = [inv("cramjam-docs", CJ, 31, "build", True, ["default"]),  # `pip install -e .`: maturin (PEP 517); job if: tag
+      inv("cramjam-js", PJ, 13, "build", True, ["default"])]  # `npm run build` (CJ:60): wasm-pack build in cramjam-js
+for m in expand({"python-version": ["3.10", "3.11", "3.12", "3.13", "3.14", "3.14t"], "conf": CONFS},
+                exclude=[{"python-version": "3.10", "conf": {"os": "windows-11-arm"}}], include=CJ_INCLUDE):
+    c, py = m["conf"], m["python-version"]
+    windows = c["os"].startswith("windows")
+    if c["target"] == "x86_64" and not py.startswith("pypy") and py == "3.12":
+        cj.append(inv("build-test", CJ, 163, "test", True, ["default"], m))
+    if not windows:
+        cj.append(inv("build-test", CJ, 167, "build", True, ["default"], m))  # maturin-action, no features
+    else:
+        cj.append(inv("build-test", CJ, 177, "build", True, ["default"], m))  # maturin build under pwsh (default shell)
+
+# ---- duckdb/duckdb-rs (bundled C++ library; Windows legs run their steps under pwsh, the default shell)
+DR, DN = ".github/workflows/rust.yaml", ".github/workflows/nightly.yaml"
+DUP = "crates/libduckdb-sys/upgrade.sh"
+dd = []
+for m in [{"name": "Windows", "target": "x86_64-pc-windows-msvc", "os": "windows-latest",
+           "duckdb": "libduckdb-windows-amd64.zip"},
+          {"name": "Linux", "target": "x86_64-unknown-linux-gnu", "os": "ubuntu-latest",
+           "duckdb": "libduckdb-linux-amd64.zip"}]:
+    if m["os"] == "ubuntu-latest":
+        dd += [inv("test", DR, 67, "fmt", False, ["default"], m),
+               inv("test", DR, 77, "clippy", False, [
+                   "buildtime_bindgen,extensions-full,loadable-extension,modern-full,vscalar,vscalar-arrow,vtab-full"], m),
+               inv("test", DR, 84, "doc", False, ["modern-full,vscalar,vscalar-arrow,vtab-full"], m),
+               inv("test", DR, 88, "publish", False, ["default"], m),
+               inv("test", DR, 114, "build", True, ["loadable-extension"], m)]  # --example hello-ext (cdylib)
+    else:
+        dd += [inv("test", DR, 107, "test", True, ["modern-full,vscalar,vtab-full"], m),
+               inv("test", DR, 118, "build", True, ["loadable-extension"], m)]
+for m in [{"name": "Linux", "os": "ubuntu-latest"}, {"name": "macOS", "os": "macos-latest"},
+          {"name": "Windows", "os": "windows-latest"}]:
+    # three `cargo run ... --example repl` inside $( ) (shell: bash), then the ICU test (pwsh on Windows)
+    dd += [inv("cmake", DR, line, "run", True, ["icu"], m) for line in (153, 157, 162)]
+    dd.append(inv("cmake", DR, 171, "test", True, ["icu"], m))
+# `cargo binstall` downloads a prebuilt cargo-msrv; `cargo msrv verify` runs `cargo check` in --path.
+dd += [inv("msrv", DR, 184, "binstall", False, ["default"])]
+dd += [inv("msrv", DR, line, "check", False, ["default"]) for line in (185, 186, 187)]
+# ASAN_FEATURES depends on github.ref: both values are listed, each as its own invocation (one per event),
+# as linkgate documents for an undecidable branch.
+dd += [inv("sanitizer", DR, 218, "test", True, ["polars,r2d2,serde_json,url,uuid,vscalar,vscalar-arrow"]),
+       inv("sanitizer", DR, 218, "test", True, ["extensions-full,polars,r2d2,serde_json,url,uuid,vscalar,vscalar-arrow"])]
+# nightly (workflow_dispatch): ./upgrade.sh --sha X execs crates/libduckdb-sys/upgrade.sh --sha X, whose
+# regenerate_bindings runs `cargo check -p libduckdb-sys --no-default-features --features "$FEATURES"` twice.
+dd += [inv("nightly", DUP, 45, "check", False, ["buildtime_bindgen (no default)"]),
+       inv("nightly", DUP, 45, "check", False, ["buildtime_bindgen,loadable-extension (no default)"]),
+       inv("nightly", DN, 62, "test", True, ["bundled"]), inv("nightly", DN, 66, "test", True, ["bundled-cmake"]),
+       inv("nightly", DN, 90, "test", True, ["buildtime_bindgen"]), inv("nightly", DN, 92, "test", True, ["buildtime_bindgen"]),
+       inv("nightly", DN, 96, "test", True, ["buildtime_bindgen"])]
+
+# ---- LaurentMazare/tch-rs (libtorch bindings; every cargo run goes through actions-rs/cargo: the `uses:` line)
+TC = ".github/workflows/rust-ci.yml"
+tc = []
+for rust in ["stable", "nightly"]:
+    m = {"os": "ubuntu-latest", "rust": rust}
+    tc += [inv("check", TC, 20, "check", False, ["download-libtorch"], m),
+           inv("test", TC, 39, "test", True, ["download-libtorch"], m)]
+tc += [inv("fmt", TC, 55, "fmt", False, ["default"]), inv("clippy", TC, 71, "clippy", False, ["all features"])]
+
+# ---- diesel-rs/diesel (libpq, libmysqlclient, sqlite; `cargo xtask` alias = run --package xtask --;
+# a cargo-dist generated release.yml; Windows legs)
+D = ".github/workflows/ci.yml"
+DA, DD, DM, DB, DL = (".github/workflows/" + n for n in ("audit.yml", "doc.yml", "metrics.yml", "run_benches.yml", "release.yml"))
+di = []
+for m in expand({"rust": ["stable"], "backend": ["postgres", "sqlite", "mysql", "mariadb"],
+                 "os": ["ubuntu-latest", "macos-15-intel", "macos-26", "windows-2025", "ubuntu-24.04-arm"]},
+                include=[{"rust": r, "backend": b, "os": "ubuntu-latest"}
+                         for r in ["beta", "nightly"] for b in ["postgres", "sqlite", "mysql", "mariadb"]]):
+    di.append(inv("check_and_test", D, 342, "run", True, ["default"], m))  # xtask alias; xtask's own cargo runs not read
+    if m["os"].startswith("ubuntu"):
+        # diesel_bench's default is empty: --no-default-features changes nothing
+        di.append(inv("check_and_test", D, 350, "test", True, [m["backend"]], m))
+di += [inv("compile_tests", D, 378, "test", True, ["default"]),
+       # `cargo fmt --version` / `cargo clippy --version` name a subcommand but compile nothing
+       inv("rustfmt_and_clippy", D, 404, "fmt", False, ["default"]),
+       inv("rustfmt_and_clippy", D, 405, "clippy", False, ["default"]),
+       inv("rustfmt_and_clippy", D, 421, "run", True, ["default"]),  # cargo xtask tidy
+       inv("sqlite_wasm", D, 453, "run", True, ["default"]),  # cargo xtask run-tests --wasm sqlite
+       inv("sqlite_wasm", D, 458, "test", True, ["default"]),  # in examples/sqlite/wasm
+       inv("sqlite_bundled", D, 480, "test", True, ["sqlite-bundled (no default)"]),
+       inv("sqlite_bundled", D, 487, "test", True, ["libsqlite3-sys,libsqlite3-sys/bundled,libsqlite3-sys/with-asan,sqlite"]),
+       inv("sqlite_bundled", D, 495, "test", True, ["__with_asan_tests,extras,sqlite (no default)"]),
+       inv("postgres_bundled", D, 528, "test", True, ["postgres-bundled (no default)"]),
+       inv("postgres_bundled", D, 535, "test", True, ["postgres,pq-src/with-asan,pq-sys,pq-sys/bundled"]),
+       inv("postgres_bundled", D, 543, "test", True, ["__with_asan_tests,extras,postgres (no default)"]),
+       inv("mysql_bundled", D, 577, "test", True, ["mysql-bundled (no default)"]),
+       inv("mysql_bundled", D, 589, "test", True, ["mysql,mysqlclient-src/with-asan,mysqlclient-sys,mysqlclient-sys/bundled"]),
+       inv("mysql_bundled", D, 602, "test", True, ["__with_asan_tests,extras,mysql (no default)"]),
+       # cargo-minimal-versions runs `cargo hack check` with minimal versions: read as "check"
+       inv("minimal_rust_version", D, 628, "check", False, [
+           "128-column-tables,32-column-tables,64-column-tables,mariadb,mysql,postgres,r2d2,sqlite,with-deprecated,without-deprecated"]),
+       inv("minimal_rust_version", D, 630, "check", False, ["extras,mariadb,mysql,postgres,sqlite"]),
+       inv("minimal_rust_version", D, 632, "check", False, ["all features"]),
+       inv("minimal_rust_version", D, 634, "check", False, ["all features"]),
+       inv("minimal_rust_version", D, 636, "check", False, ["default,sqlite-bundled"]),
+       inv("Semver-Checks", D, 655, "run", True, ["default"]),  # cargo xtask semver-checks
+       inv("Sqlite-no-std", D, 677, "build", True, ["default"]),  # examples/sqlite/embedded has src/main.rs
+       inv("Miri", D, 693, "miri", False, ["postgres"]), inv("Miri", D, 696, "miri", False, ["postgres"]),
+       inv("security_audit", DA, 26, "deny", False, ["default"]),
+       inv("build_docs", DD, 42, "doc", False,
+           ["extras,i-implement-a-third-party-backend-and-opt-into-breaking-changes,mysql,postgres,sqlite"])]
+METRICS = {
+    "postgres": (78, "postgres sqlx-bench sqlx/postgres rand_chacha rust_postgres tokio_postgres futures futures-util "
+                     "sea-orm sea-orm/sqlx-postgres criterion/async_tokio serde diesel-async diesel-async/postgres wtx "
+                     "wtx/postgres zero-postgres"),
+    "sqlite": (81, "sqlite sqlx-bench sqlx/sqlite tokio rusqlite futures sea-orm sea-orm/sqlx-sqlite criterion/async_tokio "
+                   "diesel-async diesel-async/sqlite"),
+    "mysql": (84, "mysql sqlx-bench sqlx/mysql tokio rustorm rustorm/with-mysql rand_chacha rustorm_dao rust_mysql futures "
+                  "sea-orm sea-orm/sqlx-mysql criterion/async_tokio serde diesel-async diesel-async/mysql zero-mysql")}
+for backend, (line, fs) in METRICS.items():
+    m = {"backend": backend}
+    di.append(inv("metrics", DM, line, "bench", True, [",".join(sorted(fs.split()))], m))
+    # run_benchmarks: job if needs a pull_request label (undecidable)
+    di += [inv("run_benchmarks", DB, 70, "install", True, ["default"], m),
+           inv("run_benchmarks", DB, 75, "bench", True, [backend], m),
+           inv("run_benchmarks", DB, 102, "bench", True, [backend], m)]
+# release.yml is generated by cargo-dist 0.32.0. Its build matrix is dist's plan (fromJson at run time): one leg
+# per target of dist-workspace.toml, on tag pushes (pr-run-mode = "plan" skips the build on pull requests).
+# Each leg's `dist build` (line 151) runs `cargo auditable build` (cargo-auditable = true) of diesel_cli, whose
+# binary links. Only the `targets` matrix key is given (the rest is dist's JSON). `dist plan`/`dist host` and
+# the global-artifacts `dist build` run no cargo build.
+for t in ["aarch64-apple-darwin", "aarch64-unknown-linux-gnu", "x86_64-apple-darwin", "x86_64-unknown-linux-gnu",
+          "x86_64-pc-windows-msvc"]:
+    di.append(inv("build-local-artifacts", DL, 151, "auditable build", True, ["default"], {"targets": [t]}))
+di.append(inv("build-global-artifacts", DL, 226, "cyclonedx", False, ["default"]))
+
+
+# ==== end of repositories
+
+FINDINGS: dict[str, list[dict[str, Any]]] = {
+    # metal is only checked (rust-ci.yml:29). The cuda job runs on the runner group aws-g5-4xlarge-cache
+    # (self-hosted GPU machines) with no timeout-minutes.
+    "huggingface/candle": [{"rule": "never-linked", "subject": "metal"},
+                           {"rule": "no-timeout", "subject": "ci_cuda/test-cuda"}],
+    "pykeio/ort": [{"rule": "never-linked", "subject": s} for s in [
+        "fetch-models", "no default features", "api-28 (no default)", "load-dynamic", DOCSRS,
+        *[f"api-{n},ndarray,std,tracing (no default)" for n in range(17, 29)]]],
+    "milesgranger/cramjam": [],
+    "duckdb/duckdb-rs": [{"rule": "never-linked", "subject": s} for s in [
+        "buildtime_bindgen,extensions-full,loadable-extension,modern-full,vscalar,vscalar-arrow,vtab-full",
+        "modern-full,vscalar,vscalar-arrow,vtab-full", "buildtime_bindgen (no default)",
+        "buildtime_bindgen,loadable-extension (no default)",
+        "default"]]  # `cargo msrv verify` checks the default set; no job links it
+        # linked only by nightly.yaml, which runs on workflow_dispatch alone
+        + [{"rule": "link-only-on-schedule", "subject": s} for s in ["bundled", "bundled-cmake", "buildtime_bindgen"]],
+    "LaurentMazare/tch-rs": [{"rule": "never-linked", "subject": "all features"}],
+    "diesel-rs/diesel": [{"rule": "never-linked", "subject": s} for s in [
+        "128-column-tables,32-column-tables,64-column-tables,mariadb,mysql,postgres,r2d2,sqlite,with-deprecated,without-deprecated",
+        "extras,mariadb,mysql,postgres,sqlite", "all features", "default,sqlite-bundled",
+        "extras,i-implement-a-third-party-backend-and-opt-into-breaking-changes,mysql,postgres,sqlite"]]
+        # metrics.yml (on: schedule, push to master) is the only job linking its three benchmark sets
+        + [{"rule": "link-only-on-schedule", "subject": ",".join(sorted(fs.split()))} for _, fs in METRICS.values()],
+}
+
+INVOCATIONS: dict[str, list[dict[str, Any]]] = {
+    "huggingface/candle": ca,
+    "pykeio/ort": ort,
+    "milesgranger/cramjam": cj,
+    "duckdb/duckdb-rs": dd,
+    "LaurentMazare/tch-rs": tc,
+    "diesel-rs/diesel": di,
+}
