@@ -20,6 +20,14 @@ hosted runners (`CI` is set, `runner.os` follows `runs-on`); a step whose
 `if:` cannot be decided from the repository (github.event_name, github.ref,
 a cache hit) is listed: it runs on some event. Checkouts: CHECKOUTS.md.
 
+Shapes: ML runtimes with cuda/metal/accelerate features (candle, ort,
+tch-rs); maturin (candle-pyo3, cramjam; PyO3/maturin-action, `maturin
+develop`, `pip install -e .`); Windows runners and pwsh default-shell steps
+(cramjam, duckdb-rs, rust-ffmpeg, lz4-rs, rust-sdl2, diesel); npm scripts
+(cramjam-js/package.json -> wasm-pack); cargo aliases (ort's example-*,
+diesel's xtask); generated or very large workflows (diesel's cargo-dist
+release.yml, cramjam's 107-leg matrix).
+
 Conventions decided here for shapes linkgate may not read yet (a reviewer
 can check each one against the rule stated):
 
@@ -42,7 +50,14 @@ can check each one against the rule stated):
   line of the cargo/wasm-pack/napi command in package.json (where the command
   is written, as for a Makefile recipe), not at the workflow's `npm run` line.
 - justfile recipes and cargo-make tasks likewise: the file and line of the
-  cargo command inside the justfile / Makefile.toml.
+  cargo command inside the justfile / Makefile.toml. (No repository below
+  runs cargo through just or cargo make: none suitable was found in the
+  time given; npm scripts and cargo aliases cover the indirect shape.)
+- A value that depends on the event (`github.ref == 'refs/heads/main' &&
+  'a' || 'b'`) gives one invocation per value, as linkgate documents for
+  an undecidable branch.
+- `cargo <sub> --version` (`cargo clippy --version`) is listed under its
+  subcommand; plain `cargo --version` has none and is not listed.
 - cargo aliases (.cargo/config.toml `[alias]`): the line of `cargo <alias>`
   in the workflow, the subcommand the alias expands to, with the alias's
   arguments taken into account (e.g. `--example` makes `run` link).
@@ -67,6 +82,10 @@ COMMITS = {
     "duckdb/duckdb-rs": "49523b0ef8d36f43b1f30ee64ee7351737717d1d",
     "LaurentMazare/tch-rs": "a1dc7ecec800afb99fff031bf1febe876ecf1572",
     "diesel-rs/diesel": "04cc1b0bc6578021db542464e6cd1a21e0d39235",
+    "zmwangx/rust-ffmpeg": "3751e2800d5d2f0215d69031285aadebac5db8fc",
+    "purpleprotocol/mimalloc_rust": "a35cc759c071fd7bd586685048367839002b95dd",
+    "10XGenomics/lz4-rs": "287dbd063a53738917f1078192185839215d10a0",
+    "Rust-SDL2/rust-sdl2": "de686d00ef91fe7db2df3144e716c0735fda3771",
 }
 
 
@@ -321,6 +340,74 @@ for t in ["aarch64-apple-darwin", "aarch64-unknown-linux-gnu", "x86_64-apple-dar
 di.append(inv("build-global-artifacts", DL, 226, "cyclonedx", False, ["default"]))
 
 
+# ---- zmwangx/rust-ffmpeg (FFmpeg bindings; a Windows job whose steps run under pwsh, the default shell there)
+FF = ".github/workflows/build.yml"
+ff = []
+
+
+def ffmpeg_steps(job, lines, m=None):
+    build, test, lint, fmt = lines  # ffmpeg-next is a library: `--examples` makes the build link
+    return [inv(job, FF, build, "build", True, ["default"], m), inv(job, FF, test, "test", True, ["default"], m),
+            inv(job, FF, lint, "clippy", False, ["default"], m), inv(job, FF, fmt, "fmt", False, ["default"], m)]
+
+
+for v in ["3.4", "4.0", "4.1", "4.2", "4.3", "4.4", "5.0", "5.1", "6.0"]:
+    ff += ffmpeg_steps("build-test-lint-linux", (30, 33, 36, 39), {"ffmpeg_version": v})
+ff += ffmpeg_steps("build-test-lint-macos", (57, 60, 63, 66))
+ff += ffmpeg_steps("build-test-lint-windows", (99, 102, 105, 108), {
+    "ffmpeg_version": "latest",
+    "ffmpeg_download_url": "https://www.gyan.dev/ffmpeg/builds/ffmpeg-release-full-shared.7z"})
+for v in ["6.1", "7.0", "7.1", "8.0", "8.1", "9.0"]:
+    ff += ffmpeg_steps("build-test-lint-8-0", (136, 139, 142, 145), {"ffmpeg_version": v})
+
+# ---- purpleprotocol/mimalloc_rust (mimalloc C library; the root package `mimalloc` is a library:
+# `cargo build` there links nothing, while sys-test and test-override-with-dylib are binaries)
+MI = ".github/workflows/ci.yml"
+mi = []
+ST = "libmimalloc-sys-test/"
+for os in ["ubuntu-latest", "macos-latest", "windows-latest"]:
+    m = {"os": os, "toolchain": "stable"}
+    for base, fs, run_fs in [(37, "secure", ST + "secure"), (46, "default", "default"), (55, "extended", ST + "extended"),
+                             (64, "secure,v2", f"{ST}secure,{ST}v2"), (73, "v2", ST + "v2"),
+                             (82, "extended,v2", f"{ST}extended,{ST}v2")]:
+        mi += [inv("rust", MI, base, "build", False, [fs], m), inv("rust", MI, base + 3, "test", True, [fs], m),
+               inv("rust", MI, base + 6, "run", True, [run_fs], m)]
+    if os != "windows-latest":
+        mi.append(inv("rust", MI, 92, "run", True, ["override"], m))
+mi += [inv("lint", MI, 108, "fmt", False, ["default"]),
+       inv("doc", MI, 130, "rustdoc", False, ["default"]), inv("doc", MI, 133, "rustdoc", False, ["default"])]
+
+# ---- 10XGenomics/lz4-rs (liblz4; the root package has a [[bin]] lz4, so every `cargo build` links)
+LZ = ".github/workflows/test.yaml"
+lz = []
+for p in ["ubuntu-latest", "macos-latest"]:
+    m = {"platform": p}
+    lz += [inv("test-nix", LZ, 32, "fmt", False, ["default"], m), inv("test-nix", LZ, 34, "build", True, ["default"], m),
+           inv("test-nix", LZ, 36, "test", True, ["default"], m), inv("test-nix", LZ, 46, "build", True, ["default"], m),
+           inv("test-nix", LZ, 48, "check", False, ["default"], m)]
+lz += [inv("test-windows", LZ, 64, "fmt", False, ["default"])]
+lz += [inv("test-windows", LZ, line, "build", True, ["default"]) for line in (66, 68, 73, 78)]  # pwsh steps
+lz.append(inv("test-windows", LZ, 80, "test", True, ["default"]))
+
+# ---- Rust-SDL2/rust-sdl2 (SDL2 through vcpkg, bundled or pkg-config; sdl2 is a library, `default = []`)
+SD = ".github/workflows/CI.yml"
+VC = "gfx,image,mixer,static-link,ttf,use-vcpkg"
+sd = []
+for os in ["macos-latest", "ubuntu-latest", "windows-latest"]:
+    m = {"os": os}
+    sd += [inv("build-vcpkg", SD, 18, "install", True, ["default"], m),  # cargo install cargo-vcpkg (pwsh on Windows)
+           inv("build-vcpkg", SD, 25, "vcpkg", False, ["default"], m),  # cargo vcpkg builds C libraries, no crate
+           inv("build-vcpkg", SD, 35, "build", False, [VC], m), inv("build-vcpkg", SD, 36, "build", True, [VC], m),
+           inv("build-vcpkg", SD, 37, "test", True, [VC], m)]
+for m in expand({"feature": ["", "static-link"], "build_mode": ["", "--release"],
+                 "os": ["macos-latest", "ubuntu-latest", "windows-latest"]}):
+    fs = "bundled,static-link" if m["feature"] else "bundled"
+    sd += [inv("build-bundled", SD, 60, "build", False, [fs], m), inv("build-bundled", SD, 61, "build", True, [fs], m),
+           inv("build-bundled", SD, 62, "test", True, [fs], m)]
+sd += [inv("build-linux", SD, 83, "build", False, ["gfx,image,mixer,ttf"]),  # empty default: no "(no default)"
+       inv("build-linux", SD, 84, "test", True, ["gfx,image,mixer,ttf"]),
+       inv("fmt", ".github/workflows/fmt.yml", 18, "fmt", False, ["default"])]  # actions-rs/cargo: the uses: line
+
 # ==== end of repositories
 
 FINDINGS: dict[str, list[dict[str, Any]]] = {
@@ -346,6 +433,10 @@ FINDINGS: dict[str, list[dict[str, Any]]] = {
         "extras,i-implement-a-third-party-backend-and-opt-into-breaking-changes,mysql,postgres,sqlite"]]
         # metrics.yml (on: schedule, push to master) is the only job linking its three benchmark sets
         + [{"rule": "link-only-on-schedule", "subject": ",".join(sorted(fs.split()))} for _, fs in METRICS.values()],
+    "zmwangx/rust-ffmpeg": [],
+    "purpleprotocol/mimalloc_rust": [],
+    "10XGenomics/lz4-rs": [],
+    "Rust-SDL2/rust-sdl2": [],
 }
 
 INVOCATIONS: dict[str, list[dict[str, Any]]] = {
@@ -355,4 +446,8 @@ INVOCATIONS: dict[str, list[dict[str, Any]]] = {
     "duckdb/duckdb-rs": dd,
     "LaurentMazare/tch-rs": tc,
     "diesel-rs/diesel": di,
+    "zmwangx/rust-ffmpeg": ff,
+    "purpleprotocol/mimalloc_rust": mi,
+    "10XGenomics/lz4-rs": lz,
+    "Rust-SDL2/rust-sdl2": sd,
 }
