@@ -24,6 +24,7 @@ test: venv
 
 lint: venv
 	$(BIN)/python -m mypy
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) build *.egg-info

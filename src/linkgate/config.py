@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from linkgate.cargo.subcommand import judge
 from linkgate.errors import ConfigError
 from linkgate.tomlsource import Locator as _Locator
 from linkgate.tomlsource import Validator as _Validator
@@ -498,8 +499,6 @@ def _build_control(
 
 def _check_links(v: _Validator, gate: Gate, root: Path, line: int | None) -> None:
     """A gate whose cargo subcommand never invokes the linker can only ever pass: refuse it."""
-    from linkgate.gate.subcommand import judge
-
     cwd = root / (gate.working_directory or "")
     verdict = judge(gate.cargo or (), cwd, {**os.environ, **gate.env})
     if verdict.links is False:

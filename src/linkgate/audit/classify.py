@@ -22,8 +22,8 @@ from pathlib import Path
 
 from linkgate.cargo import manifests
 from linkgate.audit.model import COMPILED_ONLY, EXERCISE, Classified
-from linkgate.workflows.cargoargs import CargoCall, parse
-from linkgate.workflows.features import FeatureSet, feature_sets
+from linkgate.cargo.cargoargs import CargoCall, parse
+from linkgate.cargo.features import FeatureSet, feature_sets
 from linkgate.workflows.invocations import Invocation
 from linkgate.workflows.triggers import Trigger, trigger_for
 

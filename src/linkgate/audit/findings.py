@@ -16,7 +16,7 @@ from pathlib import Path
 
 from linkgate.audit.classify import linker_of, target_dir
 from linkgate.audit.model import COMPILED_ONLY, AuditResult, Classified, RawFinding
-from linkgate.workflows.features import FeatureSet
+from linkgate.cargo.features import FeatureSet
 
 # A lockfile with this many packages makes a debug link slow and its
 # debuginfo large; below it the dev profile is the cheap, right choice.

@@ -9,8 +9,8 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass, field
 
-from linkgate.workflows.cargoargs import CargoCall
-from linkgate.workflows.features import FeatureSet
+from linkgate.cargo.cargoargs import CargoCall
+from linkgate.cargo.features import FeatureSet
 from linkgate.workflows.invocations import Invocation
 from linkgate.workflows.read import Unreadable
 from linkgate.workflows.triggers import Trigger

@@ -34,7 +34,7 @@ def html(output: str | None, history: str | None, title: str | None, config_path
     from linkgate.coverage.load import load_coverage
     from linkgate.coverage.matrix import matrix
     from linkgate.report import write_atomic
-    from linkgate.report.html.page import render
+    from linkgate.htmlreport.page import render
 
     cfg = config_mod.load(config_path)
     cov, runs = load_coverage(cfg, history)

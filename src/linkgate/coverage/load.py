@@ -12,7 +12,7 @@ def load_coverage(config: Config, history: str | None = None) -> tuple[Coverage,
     """(coverage, every recorded row). *history* is ``--history``; then ``$LINKGATE_HISTORY``,
     then ``.linkgate/history.sqlite`` next to the configuration. A missing file reads as
     empty and is not created: a typo in ``--history`` must not leave a stray database."""
-    from linkgate.coverage.recipes import selectable_by, selected_by
+    from linkgate.gate.recipes import selectable_by, selected_by
     from linkgate.coverage.status import coverage
     from linkgate.history.store import History, history_path
 

@@ -87,7 +87,7 @@ def coverage(
     selectable_by: Mapping[str, Sequence[str]],
 ) -> Coverage:
     """*selected_by* / *selectable_by* map a recipe name to configured gate names
-    (``linkgate.coverage.recipes.selected_by`` / ``selectable_by``).
+    (``linkgate.gate.recipes.selected_by`` / ``selectable_by``).
 
     ``never-selected`` needs both: no gate's target and features allow the
     recipe, and no recorded run (from any runner) had it active.

@@ -21,9 +21,11 @@ from linkgate import proc
 from linkgate.gate import layout
 from linkgate.gate import linkers
 from linkgate.gate import measure
+from linkgate.gate import recipes
 from linkgate.gate import recording
 from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
+from linkgate.cargo.subcommand import judge
 from linkgate.config import Config, Gate
 from linkgate.errors import LinkgateError
 
@@ -146,13 +148,6 @@ def gate_env(
     return env
 
 
-def _active_recipes(config: Config, gate: Gate, env: dict[str, str]) -> tuple[str, ...]:
-    """Names of the [[recipe]] entries this run selects, from its env, target and features."""
-    from linkgate.coverage.recipes import active_for_run
-
-    return active_for_run(config, gate, env)
-
-
 def run_gate(
     config: Config,
     gate: Gate,
@@ -182,7 +177,7 @@ def run_gate(
             )
         env = gate_env(config, gate, linker, tdir, record_links=record_links)
         record_since = recording.begin(tdir) if record_links and gate.is_cargo else None
-        result.recipes = _active_recipes(config, gate, env)
+        result.recipes = recipes.active_for_run(config, gate, env)
         if linker != "default" and not any(k in gate.env for k in ("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS")):
             for path in linkers.config_rustflags_files(str(cwd)):
                 result.warnings.append(
@@ -190,8 +185,6 @@ def run_gate(
                     f"CARGO_ENCODED_RUSTFLAGS for linker {linker!r}; move them to the gate's env RUSTFLAGS"
                 )
         if gate.is_cargo:
-            from linkgate.gate.subcommand import judge
-
             sub = judge(gate.cargo or (), cwd, env)
             if sub.links is None:
                 result.warnings.append(

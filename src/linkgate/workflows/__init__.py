@@ -3,7 +3,8 @@
 ``read`` finds and parses workflow files, ``invocations`` walks jobs, matrix
 combinations and steps down to cargo command lines (through ``shell``, bash's
 grammar and an abstract evaluator; ``expr``/``ghexpr``, GitHub expressions;
-``frontends``, the programs and actions that run cargo; and ``indirect``, the
-scripts and Makefiles of the repository), and ``cargoargs`` reads those lines.
+and ``indirect``, the scripts and Makefiles of the repository). Which programs
+run cargo, and what a cargo command line means, is ``linkgate.cargo``'s
+knowledge (``frontends``, ``cargoargs``, ``features``), shared with the gate.
 Nothing in a workflow is ever executed.
 """

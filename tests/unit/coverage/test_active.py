@@ -9,8 +9,8 @@ import pytest
 
 from linkgate import config
 from linkgate.config import Recipe
-from linkgate.coverage import recipes as rc
-from linkgate.coverage.recipes import Features, RunContext, recipe_active
+from linkgate.gate import recipes as rc
+from linkgate.gate.recipes import Features, RunContext, recipe_active
 
 LINUX = "x86_64-unknown-linux-gnu"
 

@@ -9,8 +9,8 @@ from linkgate.config import Recipe
 from linkgate.coverage.matrix import matrix
 from linkgate.coverage.status import coverage
 from linkgate.history.model import RunRecord
-from linkgate.report.html import data, svg
-from linkgate.report.html.page import render
+from linkgate.htmlreport import data, svg
+from linkgate.htmlreport.page import render
 
 _ids = itertools.count()
 EVIL = '<script>alert("x")</script>'

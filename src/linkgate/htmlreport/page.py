@@ -14,7 +14,7 @@ from html import escape
 from linkgate.coverage import matrix as mx
 from linkgate.coverage.status import Coverage, runner_of
 from linkgate.history.model import RunRecord
-from linkgate.report.html import data, svg
+from linkgate.htmlreport import data, svg
 from linkgate.report.model import count
 
 _CSS = """

@@ -18,7 +18,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from linkgate.workflows.cargoargs import CargoCall
+from linkgate.cargo.cargoargs import CargoCall
 
 POWERSET_LIMIT = 8
 

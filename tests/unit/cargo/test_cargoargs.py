@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from linkgate.workflows.cargoargs import is_cargo, parse
+from linkgate.cargo.cargoargs import is_cargo, parse
 
 
 def call(line: str):  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from html import escape
 
 from linkgate.coverage.status import runner_of
-from linkgate.report.html.data import PhaseBar, Point, Series
+from linkgate.htmlreport.data import PhaseBar, Point, Series
 
 # Distinguishable for the common colour-vision deficiencies (Tableau 10).
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#edc948", "#9c755f", "#ff9da7",

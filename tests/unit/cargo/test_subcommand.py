@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from linkgate.gate.subcommand import judge
+from linkgate.cargo.subcommand import judge
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from linkgate.workflows.frontends import action_commands as cargo_commands
+from linkgate.cargo.frontends import action_commands as cargo_commands
 
 
 def test_actions_rs_cargo() -> None:
@@ -26,7 +26,7 @@ def test_unknown_action_runs_nothing() -> None:
 
 
 def test_actions_that_run_cargo_or_only_install() -> None:
-    from linkgate.workflows.frontends import action_commands
+    from linkgate.cargo.frontends import action_commands
 
     assert action_commands("sfackler/actions/rustfmt@main", {}) == [["cargo", "fmt", "--all", "--", "--check"]]
     assert action_commands("actions-rust-lang/rustfmt@v1", {"manifest-path": "a/Cargo.toml"}) == [
@@ -38,15 +38,15 @@ def test_actions_that_run_cargo_or_only_install() -> None:
 
 
 def test_every_table_entry_says_why() -> None:
-    from linkgate.workflows.frontends import FRONT_ENDS
+    from linkgate.cargo.frontends import FRONT_ENDS
 
     assert all(len(f.why) > 20 for f in FRONT_ENDS)
     assert len({f.name for f in FRONT_ENDS}) == len(FRONT_ENDS)
 
 
 def test_wasm_pack_reads_as_the_cargo_line_it_runs() -> None:
-    from linkgate.workflows.cargoargs import is_cargo, parse
-    from linkgate.workflows.frontends import cargo_argv
+    from linkgate.cargo.cargoargs import is_cargo, parse
+    from linkgate.cargo.frontends import cargo_argv
 
     assert cargo_argv(["wasm-pack", "build", "--target", "web", "--dev", "crates/w", "--", "--features", "x"]) == (
         "cargo", "build", "--lib", "--target", "wasm32-unknown-unknown", "--manifest-path", "crates/w/Cargo.toml",

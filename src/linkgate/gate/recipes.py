@@ -22,7 +22,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from linkgate import proc
+from linkgate.cargo.cargoargs import parse
 from linkgate.config import Config, Gate, Recipe
+from linkgate.errors import LinkgateError
+from linkgate.gate import layout
 
 
 @dataclass(frozen=True)
@@ -81,9 +85,6 @@ def active_recipes(
 
 def gate_features(config: Config, gate: Gate) -> Features:
     """Features from the gate's cargo arguments, plus the manifest's defaults unless turned off."""
-    from linkgate.gate import layout
-    from linkgate.workflows.cargoargs import parse
-
     if gate.cargo is None:
         return Features()
     call = parse(("cargo", *gate.cargo))
@@ -107,8 +108,6 @@ def _default_features(manifest: Path) -> Iterable[str]:
 
 
 def gate_target(gate: Gate, env: Mapping[str, str]) -> str:
-    from linkgate.workflows.cargoargs import parse
-
     call = parse(("cargo", *gate.cargo)) if gate.cargo else None
     if call is not None and call.target_triples:
         return call.target_triples[0]
@@ -119,9 +118,6 @@ def gate_target(gate: Gate, env: Mapping[str, str]) -> str:
 def host_triple() -> str:
     """The host triple; "unknown" (which no target glob but ``*`` matches) without rustc,
     because recording recipes must never fail the run it records."""
-    from linkgate import proc
-    from linkgate.errors import LinkgateError
-
     try:
         out = proc.run(["rustc", "-vV"]).stdout
     except LinkgateError:
