@@ -65,6 +65,12 @@ class UsageError(LinkgateError):
     return_code = EXIT_USAGE
 
 
+class UndecidedChange(UsageError):
+    """What changed cannot be told: an event value that is not a commit or a ref,
+    a commit git does not know, a payload that names no base. ``should-run``
+    answers "run" on it (fail closed); ``changed`` reports it as a usage error."""
+
+
 class ToolNotFound(LinkgateError):
     """A program linkgate needs (cargo, git, a linker) is not installed."""
 

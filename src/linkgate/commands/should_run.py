@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING
 import click
 
 from linkgate.commands.options import repo_option
+from linkgate.errors import CommandFailed, LinkgateError
 
 if TYPE_CHECKING:
+    from linkgate.config import Config, Gate
     from linkgate.trigger.pathfilter import PathFilter
 
 
@@ -46,10 +48,12 @@ def command(gate: str, base: str | None, head: str | None, config_path: str | No
     $GITHUB_EVENT_PATH: a pull request's base, a push's previous commit (or the
     merge base with the default branch), a merge group's base; schedule and
     workflow_dispatch always run. The reason goes to stderr.
-    A gate with no paths and no paths-from always runs. Exit 0 either way.
+    A gate with no paths and no paths-from always runs. When the change cannot
+    be told (an event value that is not a commit or ref, a commit git does not
+    know, git failing) it prints true and says why: exit 0 either way; exit 2
+    only for a bad configuration or an unknown gate.
     """
     from linkgate import config as config_mod
-    from linkgate.trigger import event
     from linkgate.trigger.gatefilter import gate_filter
 
     cfg = config_mod.load(config_path, root=repo)
@@ -59,23 +63,14 @@ def command(gate: str, base: str | None, head: str | None, config_path: str | No
         answer = True
         reason = f"gate {selected.name!r} has no paths filter, so it always runs"
     else:
-        comparison = event.for_repository(base, head, cfg.root)
-        reason = comparison.reason
-        if comparison.always:
+        try:
+            answer, reason = _decide(cfg, selected, path_filter, base, head)
+        except LinkgateError as exc:
+            # Fail closed: a value that is not a commit, a commit git does not
+            # know, a git that fails: the gate runs, and the log says why in
+            # one line. Never "false" on an error.
             answer = True
-        else:
-            changes = event.changes(comparison, cfg.root)
-            answer = path_filter.any_match((c.path, c.status) for c in changes)
-            reason += "; " + _why(path_filter, [(c.path, c.status) for c in changes], answer)
-            if not answer:
-                from linkgate.trigger.gatedef import definition_change
-
-                # The gate's own definition (its env, cargo arguments, linkers) decides what
-                # links, and no filter is expected to name the configuration file.
-                changed = definition_change(cfg, selected, comparison, (c.path for c in changes))
-                if changed is not None:
-                    answer = True
-                    reason += f"; {changed}"
+            reason = f"cannot tell what changed, so the gate runs: {_one_line(exc)}"
     sys.stderr.write(f"linkgate: should-run {selected.name}: {reason}\n")
     text = "true" if answer else "false"
     sys.stdout.write(text + "\n")
@@ -83,6 +78,36 @@ def command(gate: str, base: str | None, head: str | None, config_path: str | No
         with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as fh:
             fh.write(f"{output_key(selected.name)}={text}\n")
     return 0
+
+
+def _decide(cfg: Config, selected: Gate, path_filter: PathFilter, base: str | None,
+            head: str | None) -> tuple[bool, str]:
+    from linkgate.trigger import event
+
+    comparison = event.for_repository(base, head, cfg.root)
+    reason = comparison.reason
+    if comparison.always:
+        return True, reason
+    changes = event.changes(comparison, cfg.root)
+    answer = path_filter.any_match((c.path, c.status) for c in changes)
+    reason += "; " + _why(path_filter, [(c.path, c.status) for c in changes], answer)
+    if not answer:
+        from linkgate.trigger.gatedef import definition_change
+
+        # The gate's own definition (its env, cargo arguments, linkers) decides what
+        # links, and no filter is expected to name the configuration file.
+        changed = definition_change(cfg, selected, comparison, (c.path for c in changes))
+        if changed is not None:
+            answer = True
+            reason += f"; {changed}"
+    return answer, reason
+
+
+def _one_line(exc: LinkgateError) -> str:
+    if isinstance(exc, CommandFailed):
+        first = next((ln for ln in exc.stderr.splitlines() if ln.strip()), "")
+        return f"{exc.argv[0]} {exc.argv[1] if len(exc.argv) > 1 else ''} exited {exc.returncode}: {first}"
+    return " ".join(exc.message.split())
 
 
 def _why(path_filter: PathFilter, changes: list[tuple[str, str | None]], answer: bool) -> str:

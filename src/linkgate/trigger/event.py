@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from linkgate.errors import UsageError
+from linkgate.errors import UndecidedChange, UsageError
+from linkgate.trigger.gitnames import commit_id, ref_name, revision
 
 NULL_SHA = "0" * 40
 PR_EVENTS = ("pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment")
@@ -58,8 +59,10 @@ def _payload(env: Mapping[str, str], event: str) -> dict[str, Any]:
         return {}
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read the {event} event payload {path}: {exc}; pass --base REF") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        # RecursionError: json nests by recursion; 100,000 nested arrays stop it.
+        why = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc).splitlines()[0]
+        raise UndecidedChange(f"cannot read the {event} event payload {path}: {why}; pass --base REF") from None
     return doc if isinstance(doc, dict) else {}
 
 
@@ -67,6 +70,16 @@ def _get(doc: Any, *keys: str) -> str | None:
     for key in keys:
         doc = doc.get(key) if isinstance(doc, dict) else None
     return doc if isinstance(doc, str) and doc else None
+
+
+def _sha(doc: Any, *keys: str) -> str | None:
+    """A commit id from the payload, checked: the payload is written by whoever pushed."""
+    value = _get(doc, *keys)
+    return None if value is None else commit_id(value, "the event's " + ".".join(keys))
+
+
+def _ref(value: str | None, what: str) -> str | None:
+    return None if value is None else ref_name(value, what)
 
 
 def resolve(base: str | None, head: str | None, env: Mapping[str, str] | None = None,
@@ -87,38 +100,41 @@ def resolve(base: str | None, head: str | None, env: Mapping[str, str] | None = 
     if event in PR_EVENTS:
         # pull_request_target checks out the base branch by default; the
         # pull request's own head is what paths-filter lists (through the API).
-        head = head or _get(doc, "pull_request", "head", "sha")
+        head = head or _sha(doc, "pull_request", "head", "sha")
     elif event == "merge_group":
-        head = head or _get(doc, "merge_group", "head_sha")
-    head = head or "HEAD"
+        head = head or _sha(doc, "merge_group", "head_sha")
+    head = revision(head, "--head") if head is not None else "HEAD"
     if base is not None:
+        base = revision(base, "--base")
         return Comparison(base, head, reason=f"--base {base}: changes since the merge base with {head}")
+    base_ref = _ref(env.get("GITHUB_BASE_REF") or None, "GITHUB_BASE_REF")
     if not event:
-        if env.get("GITHUB_BASE_REF"):
-            ref = f"origin/{env['GITHUB_BASE_REF']}"
+        if base_ref:
+            ref = f"origin/{base_ref}"
             return Comparison(ref, head, reason=f"GITHUB_BASE_REF: changes since the merge base with {ref}")
         raise UsageError("no --base given and not running under GitHub Actions; pass --base REF (e.g. origin/main)")
     if event in ALWAYS_EVENTS:
         return Comparison(None, head, always=True,
                           reason=f"a {event} event: the gate always runs (there is no change to filter)")
     doc = doc or _payload(env, event)
-    default = _get(doc, "repository", "default_branch")
+    default = _ref(_get(doc, "repository", "default_branch"), "the event's repository.default_branch")
     if event in PR_EVENTS:
-        sha = _get(doc, "pull_request", "base", "sha")
+        sha = _sha(doc, "pull_request", "base", "sha")
         if sha:
             number = (doc.get("pull_request") or {}).get("number", "?")
+            number = number if isinstance(number, int) else "?"
             return Comparison(sha, head, reason=f"pull request #{number}: changes since its base {sha[:12]}")
-        if env.get("GITHUB_BASE_REF"):
-            ref = f"origin/{env['GITHUB_BASE_REF']}"
+        if base_ref:
+            ref = f"origin/{base_ref}"
             return Comparison(ref, head, reason=f"pull request: changes since the merge base with {ref}")
-        raise UsageError(f"the {event} event payload names no base commit; pass --base REF")
+        raise UndecidedChange(f"the {event} event payload names no base commit; pass --base REF")
     if event == "merge_group":
-        sha = _get(doc, "merge_group", "base_sha")
+        sha = _sha(doc, "merge_group", "base_sha")
         if not sha:
-            raise UsageError("the merge_group event payload has no merge_group.base_sha; pass --base REF")
+            raise UndecidedChange("the merge_group event payload has no merge_group.base_sha; pass --base REF")
         return Comparison(sha, head, merge_base=False, reason=f"merge queue: changes since its base {sha[:12]}")
-    before = _get(doc, "before") if event == "push" else None
-    branch = _short(_get(doc, "ref") or env.get("GITHUB_REF", ""))
+    before = _sha(doc, "before") if event == "push" else None
+    branch = _short(_ref(_get(doc, "ref") or env.get("GITHUB_REF") or None, "the event's ref") or "")
     if default is None or default == branch:
         # A push to the default branch (or a payload that names none): the
         # previously pushed commit is the base.
@@ -129,7 +145,7 @@ def resolve(base: str | None, head: str | None, env: Mapping[str, str] | None = 
             return Comparison(before, head, merge_base=False,
                               reason=f"{event} to {branch or 'the branch'}: changes since {before[:12]}")
         if default is None:
-            raise UsageError(f"the {event} event names neither a previous commit nor a default branch; "
+            raise UndecidedChange(f"the {event} event names neither a previous commit nor a default branch; "
                              "pass --base REF")
         return Comparison(f"{head}^", head, merge_base=False,
                           reason=f"{event} on {branch}: the event has no 'before', so the last commit's changes")
@@ -148,7 +164,7 @@ def changes(comparison: Comparison, cwd: str | Path) -> list[Any]:
     assert base is not None
     try:
         return changed_files(base, comparison.head, cwd, merge_base=comparison.merge_base)
-    except UsageError:
+    except UndecidedChange:
         # A commit named by the event may be missing from a shallow checkout
         # (actions/checkout fetches one commit by default). paths-filter
         # fetches it too; without it the error stands, with its hint.
@@ -158,20 +174,21 @@ def changes(comparison: Comparison, cwd: str | Path) -> list[Any]:
 
 
 def _fetch_missing(refs: tuple[str, ...], cwd: str | Path) -> bool:
-    import re
-
     from linkgate import proc
+    from linkgate.trigger.gitnames import COMMIT_ID
 
     if os.environ.get("GITHUB_ACTIONS") != "true":
         return False
     missing = [
         r for r in refs
-        if re.fullmatch(r"[0-9a-f]{40}", r)
-        and proc.run(["git", "cat-file", "-e", f"{r}^{{commit}}"], cwd=cwd, check=False).returncode != 0
+        if COMMIT_ID.fullmatch(r)
+        and proc.run(["git", "cat-file", "-e", "--end-of-options", f"{r}^{{commit}}"], cwd=cwd,
+                     check=False).returncode != 0
     ]
     if not missing:
         return False
-    done = proc.run(["git", "fetch", "--no-tags", "--depth=1", "origin", *missing], cwd=cwd, check=False)
+    done = proc.run(["git", "fetch", "--no-tags", "--depth=1", "--end-of-options", "origin", *missing], cwd=cwd,
+                    check=False)
     return done.returncode == 0
 
 

@@ -47,7 +47,7 @@ def _definition(text: str, manifest: bool, gate: str) -> dict[str, Any] | None:
 
 
 def _show(commit: str, rel: str, cwd: Path) -> str | None:
-    done = proc.run(["git", "show", f"{commit}:{rel}"], cwd=cwd, check=False)
+    done = proc.run(["git", "show", "--end-of-options", f"{commit}:{rel}"], cwd=cwd, check=False)
     return done.stdout if done.returncode == 0 else None
 
 
@@ -55,7 +55,7 @@ def _base_commit(comparison: Comparison, cwd: Path) -> str | None:
     assert comparison.base is not None
     if not comparison.merge_base:
         return comparison.base
-    done = proc.run(["git", "merge-base", comparison.base, comparison.head], cwd=cwd, check=False)
+    done = proc.run(["git", "merge-base", "--end-of-options", comparison.base, comparison.head], cwd=cwd, check=False)
     return done.stdout.strip() if done.returncode == 0 else None
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from linkgate import proc
-from linkgate.errors import CommandFailed, UsageError
+from linkgate.errors import CommandFailed, UndecidedChange, UsageError
 
 STATUS_NAMES = {"A": "added", "C": "copied", "D": "deleted", "M": "modified", "R": "renamed", "U": "unmerged"}
 
@@ -46,18 +46,25 @@ def changed_files(
     """``base...head`` (against the merge base) or, with ``merge_base=False``,
     ``base..head`` (the two trees directly, as paths-filter does for a push)."""
     dots = "..." if merge_base else ".."
-    argv = ["git", "diff", "--no-renames", "--name-status", "-z", f"{base}{dots}{head}", "--"]
+    # --end-of-options: the revisions may come from an event payload (checked
+    # by trigger.gitnames, and still never read as options).
+    argv = ["git", "diff", "--no-renames", "--name-status", "-z", "--end-of-options", f"{base}{dots}{head}", "--"]
     done = proc.run(argv, cwd=cwd, check=False)
     if done.returncode == 0:
         return parse_name_status(done.stdout)
     if "no merge base" in done.stderr:
         return all_added(cwd)
     _not_a_repository(done.stderr, cwd)
+    if "Could not access" in done.stderr:
+        # --end-of-options hides the "not a git repository" message: outside a
+        # repository git diff falls back to --no-index and looks for files.
+        where = proc.run(["git", "rev-parse", "--git-dir"], cwd=cwd, check=False)
+        _not_a_repository(where.stderr, cwd)
     if any(s in done.stderr for s in ("unknown revision", "bad revision", "ambiguous argument", "Invalid revision")):
         # One line, no hint block: this runs in CI logs, where the fix must be
         # readable at a glance.
         first = done.stderr.strip().splitlines()[0]
-        raise UsageError(
+        raise UndecidedChange(
             f"git does not know {base!r} or {head!r} ({first}); fetch it first "
             "(actions/checkout with fetch-depth: 0, or git fetch origin main) or pass --base REF"
         )
@@ -83,7 +90,8 @@ def local_ref(branch: str, cwd: str | Path | None = None) -> str:
     """A ref git knows for *branch* here: an Actions checkout has ``origin/main``
     as a remote-tracking ref and often no local ``main``."""
     for ref in (f"refs/remotes/origin/{branch}", f"refs/heads/{branch}"):
-        if proc.run(["git", "rev-parse", "--verify", "--quiet", ref], cwd=cwd, check=False).returncode == 0:
+        if proc.run(["git", "rev-parse", "--verify", "--quiet", "--end-of-options", ref], cwd=cwd,
+                    check=False).returncode == 0:
             return ref.removeprefix("refs/remotes/").removeprefix("refs/heads/")
     return branch
 

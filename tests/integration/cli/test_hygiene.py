@@ -144,21 +144,25 @@ def test_linkgate_debug_reraises(fast_repo, monkeypatch):
         main(["changed", "--base", "HEAD"])
 
 
-@pytest.mark.parametrize("verb", [["changed", "--base", "main"], ["should-run", "g", "--base", "main"]])
-def test_outside_git_is_one_line_exit_2(tmp_path, monkeypatch, capsys, verb):
+@pytest.mark.parametrize(("verb", "code", "prefix"), [
+    (["changed", "--base", "main"], 2, "linkgate: error: "),
+    # should-run cannot tell what changed: the gate runs, and the line says why.
+    (["should-run", "g", "--base", "main"], 0, "linkgate: should-run g: cannot tell what changed, so the gate runs: "),
+])
+def test_outside_git_is_one_line(tmp_path, monkeypatch, capsys, verb, code, prefix):
     (tmp_path / "linkgate.toml").write_text('[[gate]]\nname = "g"\ncommand = ["true"]\npaths = ["x/**"]\n')
     monkeypatch.chdir(tmp_path)
-    assert main(verb) == 2
+    assert main(verb) == code
     err = capsys.readouterr().err
-    assert err == f"linkgate: error: {tmp_path} is not inside a git repository; run linkgate in a checkout or pass --repo DIR\n"
+    assert err == f"{prefix}{tmp_path} is not inside a git repository; run linkgate in a checkout or pass --repo DIR\n"
 
 
-@pytest.mark.parametrize("verb", [["changed"], ["should-run", "fast"]])
-def test_unknown_base_is_one_line_exit_2(fast_repo, monkeypatch, capsys, verb):
+@pytest.mark.parametrize(("verb", "code"), [(["changed"], 2), (["should-run", "fast"], 0)])
+def test_unknown_base_is_one_line(fast_repo, monkeypatch, capsys, verb, code):
     monkeypatch.chdir(fast_repo)
     cfg = fast_repo / "linkgate.toml"
     cfg.write_text(cfg.read_text().replace('name = "fast"\n', 'name = "fast"\npaths = ["lib.txt"]\n'))
-    assert main([*verb, "--base", "no-such-branch"]) == 2
+    assert main([*verb, "--base", "no-such-branch"]) == code
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1, err
     assert "git does not know 'no-such-branch'" in err

@@ -171,16 +171,12 @@ def test_base_overrides_the_event(root, tmp_path, monkeypatch, capsys):
     assert "--base HEAD" in err
 
 
-def test_push_before_unknown_to_a_shallow_clone_is_one_line_exit_2(root, tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(root)
-    path = tmp_path / "event.json"
-    path.write_text(json.dumps(push("1" * 40)))
-    monkeypatch.setenv("GITHUB_EVENT_NAME", "push")
-    monkeypatch.setenv("GITHUB_EVENT_PATH", str(path))
-    assert main(["should-run", "xla-link"]) == 2
-    err = capsys.readouterr().err.splitlines()
-    assert len(err) == 1 and "git does not know '1111111111111111111111111111111111111111'" in err[0]
-    assert "fetch-depth: 0" in err[0]
+def test_push_before_unknown_to_a_shallow_clone_runs_the_gate_with_one_line(root, tmp_path, monkeypatch, capsys):
+    answer, err, output = should_run(root, tmp_path, monkeypatch, capsys, "push", push("1" * 40))
+    assert (answer, output) == ("true", "xla-link=true\n")
+    lines = err.splitlines()
+    assert len(lines) == 1 and "git does not know '1111111111111111111111111111111111111111'" in lines[0]
+    assert "cannot tell what changed, so the gate runs" in lines[0] and "fetch-depth: 0" in lines[0]
 
 
 @pytest.mark.parametrize(("files", "expected"), [({"build.rs": "// z\n"}, "true"), ({"README.md": "z\n"}, "false")])
