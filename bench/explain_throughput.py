@@ -17,7 +17,7 @@ the scan, decides the speed).
 History, 2 shared x86_64 cores, 200 MB sparse log:
   one bytes.find pass per trigger (14):  ~98 MB/s, grep ~630 MB/s, ratio 0.16
   one Aho-Corasick pass (ahocorasick-rs): ~270 MB/s, grep ~640 MB/s, ratio 0.42
-  leftmost-first automaton (SIMD prefilter): ratio 0.9 (sparse), see README
+  leftmost-first automaton (SIMD prefilter): ratio 0.9 (sparse), see docs/benchmarks.md
 peak RSS ~20 MiB throughout. On small logs the interpreter's start-up
 (~0.15 s with the imports) weighs more.
 """

@@ -1,6 +1,6 @@
 """One error hierarchy; each fatal class carries its own stable exit code.
 
-Exit codes (documented in README.md, stable across releases):
+Exit codes (documented in docs/exit-codes.md, stable across releases):
   0  everything passed
   1  a finding: a link failed, a control was not caught, a filter misses the surface
   2  usage or configuration error (nothing was built or changed)

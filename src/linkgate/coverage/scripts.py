@@ -65,7 +65,7 @@ class Proposal:
             f"condition in the build scripts the gates build ({files})",
             "link directives printed by helper crates (cc, cmake, pkg-config, vcpkg) are not read" + calls
             + ": write those recipes by hand as [[recipe]] stanzas (when-env, when-target, when-features, file, "
-            "line), as in README.md, \"Link recipes and coverage\"",
+            "line), as in docs/commands/coverage.md",
         ]
 
 

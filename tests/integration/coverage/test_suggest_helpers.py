@@ -61,7 +61,10 @@ def test_no_literal_directive_is_said_as_such_with_the_helpers_it_cannot_read(
     assert ("link directives printed by helper crates (cc, cmake, pkg-config, vcpkg) are not read; "
             "bz-sys/build.rs calls cc, pkg-config: write those recipes by hand as [[recipe]] stanzas") \
         in " ".join(out.split())
-    assert 'README.md, "Link recipes and coverage"' in " ".join(out.split())
+    assert "as in docs/commands/coverage.md" in " ".join(out.split())
+    # The page the message sends the reader to exists and shows a [[recipe]] stanza.
+    page = Path(__file__).resolve().parents[3] / "docs" / "commands" / "coverage.md"
+    assert "[[recipe]]" in page.read_text()
 
 
 def test_markdown_and_json_say_it_too(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:

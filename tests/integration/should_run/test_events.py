@@ -56,7 +56,7 @@ def should_run(root: Path, tmp_path: Path, monkeypatch, capsys, event: str, payl
         path = tmp_path / "event.json"
         path.write_text(json.dumps(payload))
         monkeypatch.setenv("GITHUB_EVENT_PATH", str(path))
-    # The README's step, unchanged: `linkgate should-run xla-link`.
+    # The step of docs/commands/ci.md, unchanged: `linkgate should-run xla-link`.
     assert main(["should-run", "xla-link", *args]) == 0
     captured = capsys.readouterr()
     return captured.out.strip(), captured.err, out.read_text()

@@ -1,4 +1,4 @@
-"""The README's GitHub Actions snippet is a job a user pastes: it must pass the
+"""The GitHub Actions snippet of docs/commands/ci.md is a job a user pastes: it must pass the
 same linters as the jobs `ci github` writes."""
 
 from __future__ import annotations
@@ -8,18 +8,18 @@ from pathlib import Path
 
 from workflow_lint import actionlint, zizmor
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+PAGE = Path(__file__).resolve().parents[3] / "docs" / "commands" / "ci.md"
 
 
 def snippet() -> str:
-    text = README.read_text()
-    section = text[text.index("## In a GitHub Actions workflow"):]
+    text = PAGE.read_text()
+    section = text[text.index("## By hand, in a GitHub Actions workflow"):]
     found = re.search(r"```yaml\n(.*?)```", section, re.S)
     assert found, "the section lost its yaml block"
     return found.group(1)
 
 
-def test_readme_job_passes_actionlint_and_zizmor(tmp_path: Path) -> None:
+def test_by_hand_job_passes_actionlint_and_zizmor(tmp_path: Path) -> None:
     wf = tmp_path / ".github" / "workflows" / "ci.yml"
     wf.parent.mkdir(parents=True)
     wf.write_text("on: [pull_request, push]\npermissions: {}\njobs:\n" + snippet())
