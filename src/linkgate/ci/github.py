@@ -13,6 +13,7 @@ from pathlib import Path
 from linkgate.ci import comment, gitindex, job, runners
 from linkgate.ci.facts import GateFacts
 from linkgate.ci.gitindex import GitIndex
+from linkgate.ci.linkersteps import linker_steps
 from linkgate.ci.splice import BEGIN, END, WorkflowText, filter_entry
 from linkgate.config import Config, Gate
 from linkgate.errors import UsageError
@@ -182,6 +183,7 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
         result.preview = block + trailer
         if opts.trigger == "every-pr" and "pull_request" not in old:
             result.notes.append(f"{wf.where} has no pull_request trigger: --trigger every-pr relies on it")
+    result.notes.extend(linker_steps(gate, matrix=opts.matrix).notes)
     labels = runners.custom_labels(gate.runner)
     if labels:
         path = cfg.root / ".github" / "actionlint.yaml"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from linkgate.ci import pins
+from linkgate.ci.linkersteps import linker_steps
 from linkgate.config import Gate
 
 _JOB_ID = re.compile(r"[^A-Za-z0-9_-]")
@@ -109,7 +110,7 @@ def _condition(spec: JobSpec) -> str | None:
     return " && ".join(parts) or None
 
 
-def gate_job(spec: JobSpec) -> dict[str, Any]:
+def gate_job(spec: JobSpec, matrix: bool = False) -> dict[str, Any]:
     gate, jid = spec.gate, job_id(spec.gate)
     job: dict[str, Any] = {"name": f"link gate {gate.name}"}
     if spec.trigger == "paths" and spec.filter_job:
@@ -128,7 +129,8 @@ def gate_job(spec: JobSpec) -> dict[str, Any]:
     if gate.env:
         job["env"] = dict(gate.env)
     report = f"linkgate-{jid}.json"
-    steps = [checkout_step(submodules=spec.submodules), install_step(spec.version), *target_dir_steps(spec),
+    steps = [checkout_step(submodules=spec.submodules), install_step(spec.version),
+             *linker_steps(gate, matrix=matrix).steps, *target_dir_steps(spec),
              *provision_steps(gate),
              {"name": f"Link {gate.name}",
               "run": f"linkgate run {gate.name} --format json --output {report}\n"},
@@ -208,7 +210,7 @@ def matrix_jobs(spec: JobSpec) -> dict[str, Any]:
         "steps": [checkout_step(), install_step(spec.version),
                   {"id": "plan", "run": f'echo "matrix=$(linkgate matrix {gate.name})" >> "$GITHUB_OUTPUT"\n'}],
     })
-    leg = gate_job(spec)
+    leg = gate_job(spec, matrix=True)
     leg["name"] = f"link gate {gate.name} (${{{{ matrix.linker }}}})"
     leg["needs"] = plan_id
     leg.pop("if", None)  # the plan carries the guard and the trigger; skipped plan, skipped legs
@@ -223,6 +225,14 @@ def matrix_jobs(spec: JobSpec) -> dict[str, Any]:
     for step in leg["steps"]:
         if step.get("name") == f"Link {gate.name}":
             step["run"] = 'linkgate run --only "$LINKGATE_LEG" --format json --output linkgate-leg.json\n'
+        if step.get("name") == "Restore the link gate's target directory":
+            # Each leg builds with its own linker into its own directory: one key
+            # for all legs would let the first leg's save win and leave the rest cold.
+            with_ = dict(step["with"])
+            with_["path"] = f"{with_['path']}/${{{{ matrix.linker }}}}"
+            for k in ("key", "restore-keys"):
+                with_[k] = with_[k].replace(f"linkgate-{jid}-", f"linkgate-{jid}-${{{{ matrix.linker }}}}-", 1)
+            step["with"] = with_
         if step.get("name") == "Keep the link report":
             step["with"] = {"name": f"linkgate-{jid}-${{{{ matrix.linker }}}}", "path": "linkgate-leg.json",
                             "if-no-files-found": "ignore"}
