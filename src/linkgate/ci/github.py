@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linkgate.ci import comment, gitindex, job, runners
+from linkgate.ci import comment, gitindex, job, runners, untrusted
 from linkgate.ci.facts import GateFacts
 from linkgate.ci.gitindex import GitIndex
 from linkgate.ci.linkersteps import linker_steps
@@ -137,11 +137,15 @@ def _read(path: Path) -> str | None:
 def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
     result = Plan()
     jid = job.job_id(gate)
+    untrusted.check_gate(cfg, gate)
+    if opts.repository is not None:
+        untrusted.check_repository(opts.repository, "--repository")
     if gate.self_hosted and not opts.repository:
         raise UsageError(f"gate {gate.name!r} runs on a self-hosted runner, and the repository is unknown",
                          hint="pass --repository owner/name (used for the fork guard)")
     index = gitindex.read(cfg.root)
     target = opts.workflow.parent / f"linkgate-{jid}.yml" if opts.trigger == "schedule" else opts.workflow
+    untrusted.inside_repository(cfg.root, target, "the workflow")
     old = _read(target)
     if old is None and opts.trigger != "schedule":
         found = sorted(p.name for d in [opts.workflow.parent] if d.is_dir() for p in d.glob("*.y*ml"))
@@ -187,6 +191,7 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
     labels = runners.custom_labels(gate.runner)
     if labels:
         path = cfg.root / ".github" / "actionlint.yaml"
+        untrusted.inside_repository(cfg.root, path, "actionlint's configuration")
         old_cfg = _read(path)
         result.edits[path] = (old_cfg, runners.declare_labels(old_cfg, labels))
     return result
@@ -203,6 +208,8 @@ def _apply_filter(cfg: Config, gate: Gate, wf: WorkflowText, spec: job.JobSpec, 
     entry = filter_patterns(cfg, gate, index)
     result.notes.extend(entry.notes)
     patterns = list(entry.patterns)
+    for pattern in patterns:
+        untrusted.check_pattern(gate, pattern)
     found = wf.filter_step()
     created = found is None
     if found is None:

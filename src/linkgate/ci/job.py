@@ -93,7 +93,9 @@ def target_dir_steps(spec: JobSpec) -> list[dict[str, Any]]:
 def provision_steps(gate: Gate) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = []
     for cmd in gate.provision:
-        steps.append({"name": f"Provision ({cmd})", "run": cmd + "\n"})
+        # A multi-line script names its step by its first line.
+        steps.append({"name": f"Provision ({cmd.strip().splitlines()[0] if cmd.strip() else cmd})",
+                      "run": cmd + "\n"})
     for cmd in gate.provision_env:
         # env-from parses the exports as bash would and writes $GITHUB_ENV,
         # multi-line values included (a `sed 's/^export //'` pipe keeps quotes).

@@ -44,11 +44,15 @@ def github(gate: str, workflow: str, trigger: str, repository: str | None, after
     from linkgate.ci import facts as facts_mod
     from linkgate.ci import github as gh
 
+    from linkgate.ci.untrusted import check_repository, inside_repository
+
     cfg = config_mod.load(config_path, root=repo)
     selected = cfg.gate(gate)
     kind, cron = gh.parse_trigger(trigger)
+    if repository is not None:
+        check_repository(repository, "--repository")
     opts = gh.Options(
-        workflow=(cfg.root / workflow).resolve(), trigger=kind, cron=cron,
+        workflow=inside_repository(cfg.root, cfg.root / workflow, "--workflow"), trigger=kind, cron=cron,
         repository=repository or _remote_repository(cfg.root), after=after, version=__version__,
         matrix=matrix, keep_measured=mode == "check" and history is None,
     )
@@ -69,6 +73,8 @@ def github(gate: str, workflow: str, trigger: str, repository: str | None, after
                              "--write` would write (diff above)\n")
             return EXIT_FINDING
         return EXIT_OK
+    for path in changed:
+        inside_repository(cfg.root, path, "the file to write")
     for path, (_old, new) in changed.items():
         _write_keeping_mode(path, new)
         sys.stderr.write(f"linkgate: wrote {os.path.relpath(path, cfg.root)}\n")
@@ -89,7 +95,14 @@ def _remote_repository(root: Path) -> str | None:
     except LinkgateError:
         return None
     m = _REMOTE.search(url)
-    return m["repo"] if m else None
+    if m is None:
+        return None
+    from linkgate.ci.untrusted import check_repository
+
+    try:
+        return check_repository(m["repo"], "the origin remote")
+    except UsageError:
+        return None  # not GitHub's owner/name: as if unknown (a self-hosted gate then asks for --repository)
 
 
 def _write_keeping_mode(path: Path, text: str) -> None:
