@@ -19,6 +19,7 @@ from linkgate.errors import EXIT_ERROR, EXIT_USAGE, Interrupted, LinkgateError
 
 # verb -> (module, one-line help). Keep the help here so `--help` imports nothing.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "init": ("linkgate.commands.init", "Write linkgate.toml: one gate per package whose build script links natively."),
     "run": ("linkgate.commands.run", "Link the configured gates and fail on a link failure."),
     "prove": ("linkgate.commands.prove", "Reintroduce known defects and check that the gate catches them."),
     "recover": ("linkgate.commands.recover", "Restore files left mutated by an interrupted prove."),
