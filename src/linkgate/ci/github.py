@@ -153,6 +153,7 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
                  f"{found[0]}" if found else "pass --workflow PATH of an existing workflow")
         raise UsageError(f"workflow {_rel(cfg, opts.workflow)} does not exist",
                          hint=f"{which}, or use --trigger schedule:CRON")
+    _check_after(cfg, target, old, opts.after)
     measured = comment.measured(facts, parallel=opts.matrix)
     timeout = facts.timeout_minutes(parallel=opts.matrix)
     if opts.keep_measured and old is not None:
@@ -195,6 +196,20 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
         old_cfg = _read(path)
         result.edits[path] = (old_cfg, runners.declare_labels(old_cfg, labels))
     return result
+
+
+def _check_after(cfg: Config, target: Path, old: str | None, after: str | None) -> None:
+    """Refuse an --after naming no job in every mode, printing included: the
+    insertion point is checked only when a job is inserted, so printing (or
+    updating a job already written) would otherwise accept a typo silently."""
+    if after is None:
+        return
+    if old is None:
+        raise UsageError(f"--after {after}: {_rel(cfg, target)} is a new workflow, with no job to insert after",
+                         hint="drop --after")
+    jobs = [jid for jid, *_ in WorkflowText(old, _rel(cfg, target)).jobs()]
+    if after not in jobs:
+        raise UsageError(f"{_rel(cfg, target)}: no job {after!r} to insert after", hint="jobs: " + ", ".join(jobs))
 
 
 def _jobs(spec: job.JobSpec, opts: Options) -> dict[str, object]:

@@ -104,3 +104,25 @@ def test_matrix_legs_install_their_own_linker_and_cache_per_linker(repo: Path) -
     assert [s["if"] for s in install] == ["matrix.linker == 'mold'"]
     assert actionlint(repo, repo / WF) == []
     assert zizmor(repo / WF) == []
+
+
+@pytest.mark.parametrize("mode", [[], ["--check"], ["--write"]])
+@pytest.mark.parametrize("trigger", ["every-pr", "schedule:17 3 * * *"])
+def test_after_naming_no_job_is_refused_in_every_mode(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                      mode: list[str], trigger: str) -> None:
+    # Written once first: updating a job already there never looks at --after.
+    assert main(["ci", "github", "xla-link", "--trigger", trigger, "--write"]) == 0
+    before = (repo / WF).read_text()
+    capsys.readouterr()
+    assert main(["ci", "github", "xla-link", "--trigger", trigger, "--after", "nosuchjob", *mode]) == 2
+    err = capsys.readouterr().err
+    jobs = "jobs: xla-link" if trigger.startswith("schedule") else "jobs: changes, lint, test, xla-compile, xla-link"
+    assert "no job 'nosuchjob' to insert after" in err and jobs in err
+    assert (repo / WF).read_text() == before
+    valid = "xla-link" if trigger.startswith("schedule") else "lint"
+    assert main(["ci", "github", "xla-link", "--trigger", trigger, "--after", valid, *mode]) == 0
+
+
+def test_after_on_a_new_scheduled_workflow_is_refused(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ci", "github", "xla-link", "--trigger", "schedule:17 3 * * *", "--after", "lint"]) == 2
+    assert "is a new workflow, with no job to insert after" in capsys.readouterr().err
