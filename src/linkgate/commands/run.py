@@ -52,6 +52,7 @@ def command(
     for name in only_linkers:
         if name not in config_mod.LINKERS:
             raise UsageError(f"unknown linker {name!r}", hint="choose from: " + ", ".join(config_mod.LINKERS))
+    selected = _with_linkers(selected, only_linkers)
     from linkgate.history.recorder import Recorder
 
     results: list[GateResult] = []
@@ -90,6 +91,24 @@ def command(
     if history.warning:
         click.echo(f"linkgate: warning: {history.warning}", err=True)
     return report.exit_code
+
+
+def _with_linkers(selected: tuple[config_mod.Gate, ...], only_linkers: tuple[str, ...]) -> tuple[config_mod.Gate, ...]:
+    """The gates that link with any of *only_linkers*; each gate left out is
+    named on stderr, and none left at all is a usage error (exit 2): a run that
+    links nothing must not pass."""
+    if not only_linkers:
+        return selected
+    wanted = ", ".join(repr(n) for n in only_linkers)
+    kept = tuple(g for g in selected if set(g.linkers) & set(only_linkers))
+    skipped = [g for g in selected if g not in kept]
+    if not kept:
+        raise UsageError(f"--linker {' --linker '.join(only_linkers)}: no selected gate links with {wanted}",
+                         hint="; ".join(f"gate {g.name!r} links with {', '.join(g.linkers)}" for g in skipped))
+    for g in skipped:
+        click.echo(f"linkgate: note: skipped gate {g.name!r}: it does not link with {wanted} "
+                   f"(its linkers: {', '.join(g.linkers)})", err=True)
+    return kept
 
 
 def _only(cfg: config_mod.Config, values: tuple[str, ...]) -> set[tuple[str, str]]:
