@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from linkgate.commands.options import config_option
+from linkgate.commands.options import config_option, positive_finite
 from linkgate.errors import UsageError
 from linkgate.report import emit
 
 
 @click.command("cost")
 @click.argument("gate", required=False)
-@click.option("--budget-minutes-per-pr", "budget", type=click.FloatRange(min=0), default=None,
+@click.option("--budget-minutes-per-pr", "budget", type=float, callback=positive_finite, default=None,
               help="Also recommend when to run each gate: every PR, behind a path filter, or on a schedule.")
 @click.option("--history", "history_file", type=click.Path(dir_okay=False), default=None,
               help="History database (default: $LINKGATE_HISTORY, else .linkgate/history.sqlite at the repository root).")

@@ -33,6 +33,17 @@ def repo_option(f: F) -> F:
     )(f)
 
 
+def positive_finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """Refuse a number that is not finite or not above zero. click's FloatRange(min=0)
+    lets ``nan`` and ``inf`` through (every comparison with nan is false), and a
+    budget of nan minutes makes every later comparison false too."""
+    import math
+
+    if value is not None and (not math.isfinite(value) or value <= 0):
+        raise click.BadParameter(f"{value!r} is not a finite number above zero", ctx, param)
+    return value
+
+
 def check_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Refuse an unwritable --output while parsing, before any build starts:
     finding out after a twenty-minute link would waste the link."""
