@@ -84,11 +84,20 @@ def cli(ctx: click.Context) -> None:
       4  another linkgate process holds this repository's lock
     """
     if ctx.invoked_subcommand != "recover":
-        _recover_interrupted()
+        _recover_interrupted(read_only=ctx.invoked_subcommand in READ_ONLY)
 
 
-def _recover_interrupted() -> None:
-    """Restore any file a killed `prove` left mutated, before doing anything else.
+# Commands that change nothing in the tree. A journal left by a killed `prove`
+# neither blocks them nor is recovered by them: recovering writes the user's
+# files, and a journal that cannot be replayed (a file edited since) would make
+# a question such as `audit` fail with exit 3. They say it is there instead.
+READ_ONLY = frozenset({"audit", "surface", "explain", "should-run", "cost", "coverage", "report",
+                       "changed", "matrix"})
+
+
+def _recover_interrupted(read_only: bool = False) -> None:
+    """Restore any file a killed `prove` left mutated, before doing anything else
+    (for a read-only command: say that a journal is there, and how to recover).
 
     Only a few stat calls when there is no journal: the journal module (and
     hashlib, signal handling) is imported only when one exists.
@@ -97,7 +106,14 @@ def _recover_interrupted() -> None:
 
     here = os.getcwd()
     while True:
-        if os.path.isfile(os.path.join(here, ".linkgate", "journal.json")):
+        journal = os.path.join(here, ".linkgate", "journal.json")
+        if os.path.isfile(journal):
+            if read_only:
+                shown = os.path.relpath(journal)
+                sys.stderr.write(
+                    f"linkgate: note: an interrupted prove left a journal ({shown}): files it changed may still be "
+                    "changed, and this command reads the tree as it is; run `linkgate recover` to restore them\n")
+                return
             from linkgate.prove.journal import recover_at_startup
 
             recover_at_startup()
