@@ -124,11 +124,13 @@ class Validator:
         for key, value in table.items():
             tag = schema[key]
             if not _type_ok(value, tag):
-                raise self.fail(
-                    f"expected {_describe(tag)}, got {_describe_value(value)}",
-                    line_of(key),
-                    f"{where}.{key}" if where else key,
-                )
+                full = f"{where}.{key}" if where else key
+                # A list or table of the right kind with one wrong member: name the member.
+                member = _bad_member(value, tag)
+                if member is not None:
+                    sub, bad = member
+                    raise self.fail(f"expected a string, got {_describe_value(bad)}", line_of(key), full + sub)
+                raise self.fail(f"expected {_describe(tag)}, got {_describe_value(value)}", line_of(key), full)
 
 
 def _type_ok(value: Any, tag: str) -> bool:
@@ -151,6 +153,20 @@ def _type_ok(value: Any, tag: str) -> bool:
     raise AssertionError(tag)
 
 
+def _bad_member(value: Any, tag: str) -> tuple[str, Any] | None:
+    """(``[i]`` or ``.name``, the member) of the first non-string member of a
+    list of strings or table of strings; None when the container itself is wrong."""
+    if tag == "list[str]" and isinstance(value, list):
+        return next(((f"[{i}]", v) for i, v in enumerate(value) if not isinstance(v, str)), None)
+    if tag == "table[str]" and isinstance(value, dict):
+        return next(((f".{_key(k)}", v) for k, v in value.items() if not isinstance(v, str)), None)
+    return None
+
+
+def _key(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else '"' + name.replace('"', '\\"') + '"'
+
+
 def _describe(tag: str) -> str:
     return {
         "str": "a string",
@@ -165,16 +181,27 @@ def _describe(tag: str) -> str:
 
 
 def _describe_value(value: Any) -> str:
+    """What the TOML value is, by TOML's own type names, with the value when short."""
+    import datetime
+
     if isinstance(value, bool):
-        return "a boolean"
+        return f"the boolean {str(value).lower()}"
     if isinstance(value, str):
         return f"the string {value!r}"
-    if isinstance(value, int | float):
-        return f"the number {value!r}"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the float {value!r}"
     if isinstance(value, list):
-        return "a list" + (" containing a non-string" if value else "")
+        return "an empty array" if not value else f"an array of {len(value)}"
     if isinstance(value, dict):
         return "a table"
+    if isinstance(value, datetime.datetime):
+        return f"the date-time {value.isoformat()}"
+    if isinstance(value, datetime.date):
+        return f"the date {value.isoformat()}"
+    if isinstance(value, datetime.time):
+        return f"the time {value.isoformat()}"
     return type(value).__name__
 
 

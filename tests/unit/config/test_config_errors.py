@@ -25,7 +25,7 @@ GOOD = '[[gate]]\nname = "a"\ncargo = ["test", "--no-run"]\n'
         ('[[gate]]\nname = "a"\ncargo = ["test"]\ncommand = ["make"]\n', 4, "not both"),
         ('[[gate]]\nname = "a"\n', 1, "neither cargo"),
         (GOOD + 'linkers = ["bdf"]\n', 4, "did you mean 'bfd'"),
-        (GOOD + 'env = { X = 1 }\n', 4, "expected a table of strings"),
+        (GOOD + 'env = { X = 1 }\n', 4, "gate[0].env.X: expected a string, got the integer 1"),
         ('[[gate]]\nname = "a"\ncargo = ["test", "--target-dir=x"]\n', 3, "set by linkgate itself"),
         (GOOD + '\n[[gate.control]]\nname = "c"\nfile = "build.rs"\n', 5, "exactly one of delete, replace or patch"),
         (GOOD + '\n[[gate.control]]\nname = "c"\nfile = "build.rs"\ndelete = "("\n', 8, "invalid regular expression"),
@@ -52,6 +52,30 @@ def test_bad_config_names_file_line_and_key(tmp_path: Path, capsys, text: str, l
     err = capsys.readouterr().err
     assert rc == 2
     assert f"{cfg}:{line}" in err.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("line", "key", "message"),
+    [
+        ("env = { A = 1 }", "gate[0].env.A", "expected a string, got the integer 1"),
+        ("env = { A = 1.5 }", "gate[0].env.A", "expected a string, got the float 1.5"),
+        ('env = { A = "x", "B C" = true }', 'gate[0].env."B C"', "expected a string, got the boolean true"),
+        ("env = { A = [] }", "gate[0].env.A", "expected a string, got an empty array"),
+        ('linkers = ["default", 2]', "gate[0].linkers[1]", "expected a string, got the integer 2"),
+        ('paths = ["src/**", { a = "b" }]', "gate[0].paths[1]", "expected a string, got a table"),
+        ("env = 1979-05-27", "gate[0].env", "expected a table of strings, got the date 1979-05-27"),
+        ("why = 3", "gate[0].why", "expected a string, got the integer 3"),
+        ("linkers = 7", "gate[0].linkers", "expected a list of strings, got the integer 7"),
+    ],
+)
+def test_type_errors_name_the_member_and_its_type(tmp_path: Path, line: str, key: str, message: str) -> None:
+    cfg = tmp_path / "linkgate.toml"
+    cfg.write_text(GOOD + line + "\n")
+    with pytest.raises(ConfigError) as info:
+        config.load(cfg)
+    assert info.value.key == key
+    assert message in info.value.render()
+    assert info.value.line == 4
 
 
 def test_cargo_toml_metadata_is_read(tmp_path: Path, monkeypatch) -> None:
