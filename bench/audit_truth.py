@@ -1,18 +1,20 @@
 """Recall of cargo invocations and precision of findings of `linkgate audit`, against hand-written ground truth.
 
-Run: .venv/bin/python bench/audit_truth.py --checkouts DIR [--show] [REPO ...]
+Run: .venv/bin/python bench/audit_truth.py --checkouts DIR [--set training|heldout|both] [--show] [REPO ...]
 
-DIR/<owner>+<name> must hold a checkout of each repository at the commit
-named in bench/audit_truth/ground_truth.py (with the `fetch` tool:
-`git --git-dir=<mirror> archive <commit> | tar -x -C DIR/<owner>+<name>`, then
-`git init && git add -A && git commit` so `git ls-files` answers). The ground
-truth is written by hand from their workflows and scripts; see that module.
+Two sets, reported apart: the training set (bench/audit_truth/ground_truth.py,
+repositories looked at while the audit was built) and the held-out set
+(bench/audit_truth/heldout.py, truth written by hand before linkgate was first
+run on them). A held-out miss that leads to a fix moves that repository to the
+training set. DIR/<owner>+<name> must hold a checkout of each repository at
+the commit named in its module's COMMITS (bench/audit_truth/CHECKOUTS.md).
 
 An invocation is found when the audit lists one with the same job, file,
 line, subcommand, link classification, feature sets and matrix values: a
 wrong `links` or feature set counts as a miss, and each real invocation is
-matched at most once. A finding is true when some ground-truth finding has
-its rule and every other key given (subject, file, line) equal.
+matched at most once. A finding (error or warning; notes are not graded) is
+true when some ground-truth finding has its rule and every other key given
+(subject, file, line) equal.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def _key(job: str, file: str, line: int, sub: str, links: bool, features: list[s
 
 
 def measure(repo: Path, truth: dict[str, Any], show: bool) -> tuple[int, int, int, int, int]:
+    from linkgate.audit.model import DEFAULT_SEVERITY
     from linkgate.audit.run import run_audit
     from linkgate.commands.audit import invocation_json
 
@@ -62,7 +65,10 @@ def measure(repo: Path, truth: dict[str, Any], show: bool) -> tuple[int, int, in
         found[_key(inv["job"], inv["file"], inv["line"], inv["subcommand"], inv["links"], inv["feature_sets"], matrix)] += 1
     hits = sum(min(n, found[k]) for k, n in expected.items())
     true_findings = 0
-    for f in result.findings:
+    # Precision counts errors and warnings: a `note` (unresolved, debug-link-on-large-target) is a
+    # remark on what was read, not a claim that something is wrong.
+    graded = [f for f in result.findings if DEFAULT_SEVERITY.get(f.rule, "warning") != "note"]
+    for f in graded:
         if any(t["rule"] == f.rule and all(
             {"subject": f.subject, "file": f.file, "line": f.line}.get(k) == v for k, v in t.items() if k != "rule"
         ) for t in truth["findings"]):
@@ -76,30 +82,51 @@ def measure(repo: Path, truth: dict[str, Any], show: bool) -> tuple[int, int, in
         for k, n in sorted(found.items()):
             if n > expected[k]:
                 print(f"    extra {n - expected[k]}x: {k}")
-    return sum(expected.values()), hits, sum(found.values()), len(result.findings), true_findings
+    return sum(expected.values()), hits, sum(found.values()), len(graded), true_findings
+
+
+SETS = {"training": "ground_truth", "heldout": "heldout"}
+
+
+def measure_set(module_name: str, checkouts: Path, repos: list[str], show: bool) -> list[int]:
+    """Per-repository lines, then the set's totals: [real, hit, listed, findings, true]."""
+    import importlib
+
+    module = importlib.import_module(module_name)
+    totals = [0, 0, 0, 0, 0]
+    for name in repos or sorted(module.INVOCATIONS):
+        if name not in module.INVOCATIONS:
+            continue
+        truth = {"invocations": module.INVOCATIONS[name], "findings": module.FINDINGS.get(name, [])}
+        row = measure(checkouts / name.replace("/", "+"), truth, show)
+        totals = [a + b for a, b in zip(totals, row)]
+        real, hit, listed, findings, true = row
+        print(f"  {name}: {hit}/{real} real invocations found right ({listed} listed); {true}/{findings} findings true")
+    return totals
+
+
+def summary(label: str, totals: list[int]) -> str:
+    real, hit, listed, findings, true = totals
+    # Listing an invocation twice, or one that never runs, lowers the second figure, not recall.
+    return (f"{label}: recall {hit / real if real else 1:.1%} ({hit}/{real}), "
+            f"listed invocations right {hit / listed if listed else 1:.1%} ({hit}/{listed}), "
+            f"finding precision {true / findings if findings else 1:.1%} ({true}/{findings})")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--checkouts", required=True, type=Path, help="directory of <owner>+<name> checkouts")
+    parser.add_argument("--set", choices=["training", "heldout", "both"], default="both")
     parser.add_argument("--show", action="store_true", help="list misses, extras and false findings")
-    parser.add_argument("repos", nargs="*", help="owner/name (default: all in the ground truth)")
+    parser.add_argument("repos", nargs="*", help="owner/name (default: every repository of the set)")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent / "audit_truth"))
-    import ground_truth
-
-    totals = [0, 0, 0, 0, 0]
-    for name in args.repos or sorted(ground_truth.INVOCATIONS):
-        truth = {"invocations": ground_truth.INVOCATIONS[name], "findings": ground_truth.FINDINGS.get(name, [])}
-        row = measure(args.checkouts / name.replace("/", "+"), truth, args.show)
-        totals = [a + b for a, b in zip(totals, row)]
-        real, hit, listed, findings, true = row
-        print(f"{name}: {hit}/{real} real invocations found right ({listed} listed); {true}/{findings} findings true")
-    real, hit, listed, findings, true = totals
-    # Listing an invocation twice, or one that never runs, lowers the second figure, not recall.
-    print(f"all: recall {hit / real if real else 1:.1%} ({hit}/{real}), "
-          f"listed invocations right {hit / listed if listed else 1:.1%} ({hit}/{listed}), "
-          f"finding precision {true / findings if findings else 1:.1%} ({true}/{findings})")
+    chosen = list(SETS) if args.set == "both" else [args.set]
+    lines = []
+    for label in chosen:
+        print(f"{label} ({SETS[label]}.py):")
+        lines.append(summary(label, measure_set(SETS[label], args.checkouts, args.repos, args.show)))
+    print("\n".join(lines))
     return 0
 
 
