@@ -145,8 +145,8 @@ def _no_timeout(items: list[Classified]) -> Iterable[RawFinding]:
         seen.add(key)
         yield RawFinding(
             "no-timeout",
-            f"self-hosted job {c.job_label} links ({c.where}) without timeout-minutes: "
-            "a hung link holds the runner for GitHub's default of 360 minutes",
+            f"job {c.job_label} links ({c.where}) on `{', '.join(c.inv.runs_on) or '?'}`, a runner that is not "
+            "GitHub-hosted, without timeout-minutes: a hung link holds the runner for GitHub's default of 360 minutes",
             c.inv.workflow.rel, c.inv.job.line, subject=c.job_label,
             hint="set timeout-minutes on the job, a little above its slowest cold build",
         )

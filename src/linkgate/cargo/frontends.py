@@ -9,6 +9,7 @@ not in the table is not looked into.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -75,6 +76,34 @@ FRONT_ENDS: tuple[FrontEnd, ...] = (
              "rustwasm/wasm-pack src/build/mod.rs: `build` runs `cargo build --lib [--release] --target "
              "wasm32-unknown-unknown EXTRA` (release by default) and links the cdylib; `test` runs `cargo build "
              "--tests --target wasm32-unknown-unknown EXTRA` (dev by default), then the tests"),
+    FrontEnd("maturin", "program",
+             "PyO3/maturin: `build`, `develop` and `publish` run `cargo rustc --lib` (or the bin for bin "
+             "bindings) of the crate named by -m/--manifest-path (else pyproject's [tool.maturin] manifest-path, "
+             "else ./Cargo.toml) and link the extension cdylib; features from -F/--features, else pyproject's "
+             "[tool.maturin] features (read in workflows/frontcmd.py); `build` and `develop` are dev unless "
+             "-r/--release, `publish` is release; `sdist` and `list-python` build nothing"),
+    FrontEnd("cargo-zigbuild", "program",
+             "rust-cross/cargo-zigbuild: `cargo-zigbuild build ARGS` is `cargo zigbuild build ARGS`, a `cargo build` "
+             "with zig as the linker"),
+    FrontEnd("cargo ndk", "subcommand",
+             "bbqsrc/cargo-ndk: `cargo ndk [-t ABI] [-o DIR] [--platform N] <cargo subcommand> ...` runs that "
+             "subcommand with the NDK's linker for each ABI"),
+    FrontEnd("just", "tasks",
+             "casey/just: `just RECIPE ARGS` runs the recipe's lines from the nearest justfile upward, each "
+             "line in its own shell (a shebang recipe as one script), parameters and `:=` variables "
+             "interpolated with {{...}}, dependencies first (workflows/tasks.py)"),
+    FrontEnd("cargo make", "tasks",
+             "sagiegurari/cargo-make: `cargo make TASK` (also `makers TASK`) runs Makefile.toml's "
+             "[tasks.TASK] `dependencies` first, then its `command` with `args`, or its `script` "
+             "(workflows/tasks.py)"),
+    FrontEnd("npm", "tasks",
+             "`npm run X`, `npm test|start`, `yarn [run] X`, `pnpm [run] X`: package.json's scripts.X "
+             "(with preX/postX for npm) run as shell in the package's directory, extra arguments appended "
+             "(workflows/tasks.py)"),
+    FrontEnd("cargo xtask", "unreadable",
+             "matklad's xtask pattern: `cargo xtask` is an alias for `cargo run --package xtask --`, a Rust "
+             "program that may run cargo itself; what it runs cannot be read, so each (file, program) gets one "
+             "unresolved note"),
     FrontEnd("cargo hack", "subcommand",
              "taiki-e/cargo-hack: runs `cargo <sub>` once per feature set (--each-feature, --feature-powerset); "
              "the wrapped subcommand decides whether anything links"),
@@ -121,10 +150,24 @@ FRONT_ENDS: tuple[FrontEnd, ...] = (
              "linkgate's composite action (action.yml): input `gates` (default every gate), runs `linkgate run` "
              "on those whose causal surface changed (`should-run`)",
              lambda i: [["linkgate", "run", *_words(i.get("gates"))]]),
+    FrontEnd("pyo3/maturin-action", "action",
+             "action.yml inputs command (default build), args, target, working-directory: runs `maturin COMMAND "
+             "--target TARGET ARGS` in working-directory (in a manylinux container on Linux, same cargo)",
+             lambda i: _maturin_action(i)),
     FrontEnd("taiki-e/install-action", "action",
              "downloads prebuilt tools (cargo-hack, nextest, cross, wasm-pack, ...) and builds nothing; the "
              "tool's later use in a run: step is the cargo run, read there", _fixed()),
 )
+
+def _maturin_action(inputs: Inputs) -> list[list[str]]:
+    command = str(inputs.get("command") or "build").strip()
+    target = inputs.get("target")
+    extra = ["--target", target] if isinstance(target, str) and target.strip() else []
+    return [["maturin", *_words(command), *extra, *_words(inputs.get("args"))]]
+
+
+# Inputs of an action that set the directory its command runs in.
+ACTION_DIRECTORY = {"pyo3/maturin-action": "working-directory"}
 
 _PROGRAMS = {f.name for f in FRONT_ENDS if f.kind == "program"}
 _ACTIONS = {f.name: f for f in FRONT_ENDS if f.kind == "action"}
@@ -141,15 +184,36 @@ _CARGO_VALUE = {"--features", "-F", "-p", "--package", "--manifest-path", "--tar
                 "--test", "--bench", "--config", "-Z", "--exclude", "-j", "--jobs"}
 
 
+_PYTHON = re.compile(r"^(python|py)(\d+(\.\d+)?)?$")
+# maturin subcommands that build the crate; `sdist`, `new`, `list-python` ... build nothing.
+_MATURIN_BUILDS = {"build", "develop", "publish"}
+_MATURIN_VALUE = {"-m", "--manifest-path", "-F", "--features", "--target", "-o", "--out", "--profile",
+                  "--compatibility", "--manylinux", "-b", "--bindings", "-j", "--jobs", "--pip-path",
+                  "-E", "--extras", "--repository-url", "-u", "--username", "-p", "--password", "--auditwheel",
+                  "--color", "--config", "-Z", "--target-dir", "--rustc-args", "--cargo-args", "--lockfile-path"}
+
+
 def program(argv: tuple[str, ...] | list[str]) -> str:
     name = argv[0].rsplit("/", 1)[-1] if argv else ""
-    return name[:-4] if name.endswith(".exe") else name
+    name = name[:-4] if name.endswith(".exe") else name
+    if _PYTHON.match(name) and len(argv) > 2 and argv[1] == "-m" and argv[2] == "maturin":
+        return "maturin"  # `python -m maturin develop`
+    return name
+
+
+def _maturin_words(argv: tuple[str, ...] | list[str]) -> list[str]:
+    """maturin's own arguments, after `maturin` or `python -m maturin`."""
+    head = argv[0].rsplit("/", 1)[-1]
+    return list(argv[3:] if _PYTHON.match(head[:-4] if head.endswith(".exe") else head) else argv[1:])
 
 
 def runs_cargo(argv: tuple[str, ...] | list[str]) -> bool:
     name = program(argv)
     if name == "wasm-pack":
         return len(argv) > 1 and argv[1] in ("build", "test")
+    if name == "maturin":
+        words = _maturin_words(argv)
+        return bool(words) and words[0] in _MATURIN_BUILDS
     return name in _PROGRAMS
 
 
@@ -161,7 +225,14 @@ def may_be_cargo(argv: tuple[str, ...]) -> bool:
 
 def cargo_argv(argv: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     """The cargo command line a front-end runs (the same line for cargo and cross)."""
-    if program(argv) != "wasm-pack" or len(argv) < 2:
+    name = program(argv)
+    if name == "maturin":
+        return _maturin_cargo(_maturin_words(argv))
+    if name == "cargo-zigbuild" and len(argv) > 1:
+        return ("cargo", "zigbuild", *argv[2:]) if argv[1] == "build" else ("cargo", *argv[1:])
+    if name == "cargo" and len(argv) > 2 and argv[1] == "ndk":
+        return _ndk(argv)
+    if name != "wasm-pack" or len(argv) < 2:
         return tuple(argv)
     sub = argv[1]
     release = sub == "build"
@@ -193,6 +264,47 @@ def cargo_argv(argv: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     head = ["cargo", "build", "--lib"] if sub == "build" else ["cargo", "test"]
     manifest = ["--manifest-path", f"{path.rstrip('/')}/Cargo.toml"] if path else []
     return (*head, *(["--release"] if release else []), "--target", _WASM_TARGET, *manifest, *extra)
+
+
+def _maturin_cargo(words: list[str]) -> tuple[str, ...]:
+    """`maturin build|develop|publish ARGS` as the cargo build it runs (a linked cdylib)."""
+    if not words or words[0] not in _MATURIN_BUILDS:
+        return ("maturin", *words)
+    sub = words[0]
+    release = sub == "publish"
+    out: list[str] = []
+    rest = words[1:]
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        i += 1
+        if word == "--":
+            break
+        name, eq, value = word.partition("=")
+        if name in ("-r", "--release") and sub != "publish":
+            release = True
+        elif name in ("--all-features", "--no-default-features", "--locked", "--frozen", "--offline"):
+            out.append(name)
+        elif name in ("-i", "--interpreter"):
+            while i < len(rest) and not rest[i].startswith("-"):
+                i += 1  # takes several values
+        elif name in _MATURIN_VALUE:
+            if not eq and i < len(rest):
+                value = rest[i]
+                i += 1
+            if name in ("-m", "--manifest-path", "-F", "--features", "--target", "--profile", "--target-dir"):
+                out += [{"-m": "--manifest-path", "-F": "--features"}.get(name, name), value]
+    return ("cargo", "build", "--lib", *(["--release"] if release else []), *out)
+
+
+def _ndk(argv: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    rest = list(argv[2:])
+    while rest and rest[0].startswith("-"):
+        flag = rest.pop(0)
+        if flag in ("-t", "--target", "-o", "--output-dir", "--platform", "--manifest-path") and "=" not in flag \
+                and rest:
+            rest.pop(0)
+    return ("cargo", *rest)
 
 
 _WASM_FLAGS = {"--no-typescript", "--weak-refs", "--reference-types", "--no-pack", "--no-opt", "--node",

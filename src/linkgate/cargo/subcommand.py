@@ -79,7 +79,7 @@ def judge(args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) 
         first = rest[0] if rest else "(nothing)"
         return Judgement(False, first, f"the first argument must be the cargo subcommand, not {first!r}: "
                          "linkgate inserts --message-format=json right after it")
-    aliases = _Aliases(cwd, env)
+    aliases = AliasTable(cwd, env)
     via: list[str] = []
     seen: set[str] = set()
     while True:
@@ -116,26 +116,61 @@ def judge(args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) 
     )
 
 
-class _Aliases:
-    """``[alias]`` tables, nearest configuration first, then ``CARGO_ALIAS_*``."""
+def expand_aliases(args: Sequence[str], cwd: Path, root: Path) -> tuple[list[str], list[str]]:
+    """A cargo command line (without ``cargo``) with its user aliases expanded as cargo
+    would, reading only ``.cargo/config.toml`` files from *cwd* up to *root* (the
+    audit judges the tree, not the machine it runs on). Returns the expanded
+    arguments and one ``alias NAME = ...`` line per expansion; unchanged when the
+    subcommand is built in, unknown or an alias loop."""
+    head: list[str] = []
+    rest = list(args)
+    if rest and rest[0].startswith("+"):
+        head, rest = rest[:1], rest[1:]
+    while rest and rest[0].startswith("-"):
+        flag = rest[0].split("=", 1)[0]
+        take = 2 if flag in ("--color", "--config", "-Z", "-C", "--manifest-path") and "=" not in rest[0] else 1
+        head, rest = head + rest[:take], rest[take:]
+    table = AliasTable(cwd, {}, root=root, home=False)
+    via: list[str] = []
+    seen: set[str] = set()
+    while rest and rest[0] not in BUILTIN and rest[0] not in BUILTIN_ALIASES and rest[0] not in seen:
+        found = table.get(rest[0])
+        if found is None:
+            break
+        seen.add(rest[0])
+        where = os.path.relpath(found[1], root) if os.path.isabs(found[1]) else found[1]
+        via.append(f"alias {rest[0]} = {' '.join(found[0])!r} ({where})")
+        rest = [*found[0], *rest[1:]]
+    return [*head, *rest], via
 
-    def __init__(self, cwd: Path, env: Mapping[str, str]) -> None:
+
+class AliasTable:
+    """``[alias]`` tables, nearest configuration first (up to *root* when given), then
+    ``$CARGO_HOME`` and ``CARGO_ALIAS_*`` (when *home*): one resolver for the gate
+    configuration's check and the audit."""
+
+    def __init__(self, cwd: Path, env: Mapping[str, str], root: Path | None = None, home: bool = True) -> None:
         self.env = env
         self.files: list[Path] = []
         here = cwd.resolve()
+        top = root.resolve() if root is not None else None
         for directory in (here, *here.parents):
+            if top is not None and directory != top and top not in directory.parents:
+                break
             for name in ("config.toml", "config"):
                 path = directory / ".cargo" / name
                 if path.is_file():
                     self.files.append(path)
                     break
+        if not home:
+            return
         try:
-            home = Path(env.get("CARGO_HOME") or Path.home() / ".cargo")
+            home_dir = Path(env.get("CARGO_HOME") or Path.home() / ".cargo")
         except RuntimeError:  # no HOME: cargo would find no home configuration either
             return
         for name in ("config.toml", "config"):
-            if (home / name).is_file() and (home / name) not in self.files:
-                self.files.append(home / name)
+            if (home_dir / name).is_file() and (home_dir / name) not in self.files:
+                self.files.append(home_dir / name)
                 break
 
     def get(self, name: str) -> tuple[list[str], str] | None:

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linkgate.workflows import tasks
 from linkgate.workflows.shell.state import Recipe
 
 _ASSIGN = re.compile(r"^(?:export\s+|override\s+)*([A-Za-z_][\w.-]*)\s*(::?=|:::=|\?=|\+=|=)\s*(.*)$")
@@ -66,6 +67,11 @@ class RepoHost:
         found = self._makefiles[key]
         # Command-line overrides change variables: each make gets its own copy.
         return None if found is None else Makefile(found.rel, dict(found.variables), found.rules, found.default)
+
+    def task_recipes(self, argv: tuple[str, ...], cwd: str) -> tuple[list[Recipe], list[tuple[str, bool]]] | None:
+        if not tasks.is_task_runner(argv):
+            return None
+        return tasks.task_recipes(self.read_script, argv, cwd)
 
     def make_recipes(
         self, argv: tuple[str, ...], cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]]

@@ -15,14 +15,15 @@ reaches cargo is no note.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from linkgate.cargo import frontends
-from linkgate.workflows import matrix
+from linkgate.workflows import frontcmd, matrix, pwsh
 from linkgate.workflows.gates import GateCommand, GateSource, RunLine, run_line
 from linkgate.workflows.expr import ExprContext, condition, placeholders, render, runner_os, substitute, \
     substitute_plain
@@ -32,14 +33,15 @@ from linkgate.workflows.shell import Evaluator, Frame, ShellCommand, Val
 
 # GitHub-hosted runner images. Any other label can only be served by a
 # self-hosted runner (GitHub's larger runners aside, which also carry custom labels).
-_HOSTED = re.compile(r"^(ubuntu|windows|macos)-[\w.-]+$")
+_HOSTED = re.compile(r"^(ubuntu|windows|macos)-[\w.-]+$", re.I)
 # A `${{ }}` value with these characters changes how bash reads the line
 # (quotes, operators, expansions), so the script is substituted as text and
 # parsed again for that combination instead of reusing the shared parse.
 _SHELL_SYNTAX = re.compile(r"[\"'`$\\;&|<>()\n#{}]")
-# A PowerShell or cmd line that runs cargo reads the same as in bash for the
-# simple commands CI uses, so only Python scripts are skipped.
+# pwsh and powershell steps are read by workflows.pwsh; a cmd line that runs
+# cargo reads the same as in bash for the simple commands CI uses; Python is skipped.
 _NOT_SHELL = {"python"}
+_POWERSHELL = {"pwsh", "powershell"}
 
 
 @dataclass(frozen=True)
@@ -121,9 +123,12 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
         common: dict[str, Any] = dict(workflow=wf, job=job, step=step, matrix=combo, runs_on=tuple(labels),
                                       self_hosted=self_hosted)
         if step.run is not None:
-            if (step.shell or "bash").split()[0] in _NOT_SHELL:
+            # GitHub's default is pwsh on Windows runners and bash elsewhere.
+            shell = (step.shell or job.shell or wf.shell or ("pwsh" if os_name == "Windows" else "bash")).split()[0]
+            if shell in _NOT_SHELL:
                 continue
-            for cmd in _run_step(host, wf, step, ctx, cwd, step_env, scan, carried if not conds else {}):
+            for cmd in _run_step(host, wf, step, ctx, cwd, step_env, scan, carried if not conds else {},
+                                 shell in _POWERSHELL, os_name):
                 all_conds = conds + cmd.conditions
                 selection = run_line(cmd.argv)
                 if selection is not None:
@@ -140,7 +145,21 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
         elif step.uses:
             inputs = {k: (substitute_plain(v, ctx)[0] if isinstance(v, str) else v) for k, v in step.with_.items()}
             line = step.key_lines.get("uses", step.line)
+            dir_input = frontends.ACTION_DIRECTORY.get(step.uses.split("@", 1)[0].strip().lower())
+            action_cwd = cwd
+            if dir_input and isinstance(inputs.get(dir_input), str) and inputs[dir_input].strip():
+                action_cwd = _clean_dir(posixpath.join(cwd, inputs[dir_input].strip()))
             for argv in frontends.action_commands(step.uses, inputs):
+                action_via: tuple[str, ...] = ()
+                step_cwd = action_cwd
+                if "${{" not in " ".join(argv):
+                    done = frontcmd.complete(host.repo, tuple(argv), action_cwd)
+                    if done is not None:
+                        if done.note is not None:
+                            scan.note(wf.rel, line, done.note[0], done.note[1])
+                        argv, step_cwd, action_via = list(done.argv), done.cwd, done.via
+                if frontends.program(argv) == "maturin" and not frontends.runs_cargo(argv):
+                    continue  # `maturin sdist`: packs the sources, builds nothing
                 selection = run_line(argv)
                 if selection is not None:
                     # The action runs `linkgate run` only for the gates `should-run` selects.
@@ -158,8 +177,9 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
                     scan.note(wf.rel, line, cause, f"cannot evaluate {cause} in `{' '.join(argv)}`; "
                               "classified as written")
                 scan.invocations.append(Invocation(
-                    **common, file=wf.rel, line=line, argv=tuple(argv), cwd=cwd, env=step_env, unknown=unknown,
-                    via=(f"{wf.rel}:{line} uses: {step.uses}",), conditional=bool(conds), conditions=conds))
+                    **common, file=wf.rel, line=line, argv=tuple(argv), cwd=step_cwd, env=step_env, unknown=unknown,
+                    via=(f"{wf.rel}:{line} uses: {step.uses}", *action_via), conditional=bool(conds),
+                    conditions=conds))
 
 
 def _gate_commands(gates: GateSource, line: RunLine, file: str, lineno: int, cwd: str, env: Mapping[str, str],
@@ -172,24 +192,35 @@ def _gate_commands(gates: GateSource, line: RunLine, file: str, lineno: int, cwd
 
 
 def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: str, env: Mapping[str, str],
-              scan: Scan, carried: dict[str, str]) -> list[ShellCommand]:
+              scan: Scan, carried: dict[str, str], powershell: bool = False,
+              os_name: str | None = None) -> list[ShellCommand]:
     """The cargo commands of one ``run:`` script under one combination; notes go to *scan*."""
     assert step.run is not None
     sub = placeholders(step.run, ctx)
     text = sub.text
     exprs = [Val(v) if v is not None else Val(o, (o,)) for v, o in zip(sub.values, sub.originals)]
-    if any(v is not None and _SHELL_SYNTAX.search(v) for v in sub.values):
+    if powershell or any(v is not None and _SHELL_SYNTAX.search(v) for v in sub.values):
+        # PowerShell quotes differently: its expressions are substituted as text before it is read.
         textual = substitute(step.run, ctx)
         text = textual.text
         exprs = [Val(o, (o,)) for o in textual.unknown.values()]
-    key = (text, wf.rel, step.run.content_line, tuple(sorted(env.items())), cwd, tuple(exprs))
+    if powershell:
+        translated = pwsh.to_bash(text)
+        text = translated.text
+        for row, cause, message in translated.problems:
+            scan.note(wf.rel, step.run.content_line + row, cause, message)
+    key = (text, wf.rel, step.run.content_line, tuple(sorted(env.items())), cwd, tuple(exprs), os_name)
     ev = scan._evaluated.get(key)
     if ev is None:
         ev = scan._evaluated[key] = Evaluator(host, exprs)
-        ev.run_text(text, Frame(wf.rel, step.run.content_line), ev.new_shell(_shell_env(env), cwd, False))
+        shell_env = _shell_env(env)
+        if os_name is not None:
+            shell_env.setdefault("RUNNER_OS", Val(os_name))
+        ev.run_text(text, Frame(wf.rel, step.run.content_line), ev.new_shell(shell_env, cwd, False))
     carried.update(ev.github_env)
     found: list[ShellCommand] = []
     for cmd in ev.commands:
+        cmd = _completed(host.repo, cmd, scan)
         argv = " ".join(cmd.argv)
         if run_line(cmd.argv) is not None:
             found.append(cmd)
@@ -204,6 +235,20 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
         if problem.cargo:
             scan.note(problem.file, problem.line, problem.cause, problem.message)
     return found
+
+
+def _completed(repo: Path, cmd: ShellCommand, scan: Scan) -> ShellCommand:
+    """*cmd* as its program runs it: maturin's pyproject settings, a pip build of a maturin
+    project, cargo aliases (``workflows.frontcmd``)."""
+    if cmd.cwd_unknown or not cmd.argv:
+        return cmd
+    done = frontcmd.complete(repo, cmd.argv, cmd.cwd)
+    if done is None:
+        return cmd
+    if done.note is not None:
+        scan.note(cmd.file, cmd.line, done.note[0], done.note[1])
+    via = (*cmd.via, *(f"{cmd.file}:{cmd.line} {v}" for v in done.via)) if done.via else cmd.via
+    return replace(cmd, argv=done.argv, cwd=done.cwd, via=via)
 
 
 # The runner sets these for every step, hosted or self-hosted; `[[ -z $CI ]]` is decided.
@@ -243,8 +288,6 @@ def _split_labels(label: str) -> list[str]:
 
 
 def _clean_dir(path: str) -> str:
-    import posixpath
-
     from linkgate.workflows.shell.state import WORKSPACE
 
     if path == WORKSPACE or path.startswith(WORKSPACE + "/"):

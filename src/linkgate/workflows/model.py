@@ -50,6 +50,7 @@ class Job:
     matrix: Any
     outputs: Mapping[str, Any]
     steps: tuple[Step, ...]
+    shell: str | None = None  # defaults.run.shell
 
     @property
     def self_hosted(self) -> bool:
@@ -65,6 +66,7 @@ class Workflow:
     env: Mapping[str, Any]
     working_directory: str | None
     jobs: tuple[Job, ...] = field(default_factory=tuple)
+    shell: str | None = None  # defaults.run.shell
 
 
 def parse_workflow(path: Path, rel: str, root: Any) -> Workflow:
@@ -82,6 +84,7 @@ def parse_workflow(path: Path, rel: str, root: Any) -> Workflow:
         env=_map(root.get("env")),
         working_directory=_working_directory(root),
         jobs=jobs,
+        shell=_default_shell(root),
     )
 
 
@@ -118,6 +121,7 @@ def _job(jid: str, raw: YMap, line: int) -> Job:
         matrix=strategy.get("matrix") if isinstance(strategy, dict) else None,
         outputs=_map(raw.get("outputs")),
         steps=steps,
+        shell=_default_shell(raw),
     )
 
 
@@ -159,6 +163,12 @@ def _working_directory(raw: YMap) -> str | None:
     defaults = raw.get("defaults")
     run = defaults.get("run") if isinstance(defaults, dict) else None
     return _str(run.get("working-directory")) if isinstance(run, dict) else None
+
+
+def _default_shell(raw: YMap) -> str | None:
+    defaults = raw.get("defaults")
+    run = defaults.get("run") if isinstance(defaults, dict) else None
+    return _str(run.get("shell")) if isinstance(run, dict) else None
 
 
 def _str(value: Any) -> str | None:

@@ -69,8 +69,19 @@ def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, l
 def run_shell(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, line: int,
            heredoc: tuple[str, bool] | None, prefix: dict[str, Value]) -> list[State]:
     i = 1
+    stdin_args: list[Val] = []
     while i < len(fields) and fields[i].known and fields[i].text[:1] in ("-", "+"):
         flag = fields[i].text
+        if flag == "--":
+            i += 1  # the next word is the script
+            break
+        if flag[:1] == "-" and flag[1:2] != "-" and "s" in flag[1:]:
+            # `sh -s -- ARGS`: the script is read from stdin; ARGS are its arguments, not a script.
+            stdin_args = fields[i + 1 :]
+            if stdin_args and stdin_args[0].text == "--":
+                stdin_args = stdin_args[1:]
+            i = len(fields)
+            break
         if flag in ("-c",) and i + 1 < len(fields):
             body = fields[i + 1]
             if not body.known:
@@ -89,6 +100,7 @@ def run_shell(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, li
         # all its variables, exported or not, reach the text.
         env = {**st.vars, **prefix} if expands else child_env(st, prefix)
         child = ev.new_shell(env, st.cwd, st.cwd_unknown, st.conds)
+        child.args = tuple(stdin_args)
         ev.run_text(text, Frame(frame.file, line + 1, frame.via, frame.suffix, frame.depth + 1), child)
         st.status = "assumed"
         return [st]
@@ -125,6 +137,33 @@ def run_make(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, lin
     finally:
         if top:
             ev.make_seen = None
+    return [st]
+
+
+def run_tasks(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, line: int,
+              prefix: dict[str, Value]) -> list[State] | None:
+    """A task runner (``just``, ``cargo make``, ``npm run``): its recipe lines, each in a
+    fresh shell; None when *fields* runs no task runner the host reads."""
+    if ev.host is None or st.cwd_unknown or not all(f.known for f in fields):
+        return None
+    argv = tuple(f.text for f in fields)
+    found = ev.host.task_recipes(argv, st.cwd)
+    if found is None:
+        return None
+    recipes, problems = found
+    capture_fails(ev)
+    st.status = "assumed"
+    hop = f"{frame.file}:{line} {' '.join(argv)}"
+    for message, cargo in problems:
+        ev.problem(frame.file, line, message, message, cargo)
+    if frame.depth >= MAX_DEPTH:
+        return [st]
+    env = child_env(st, prefix)
+    for r in recipes:
+        child = ev.new_shell(env, r.cwd, False, st.conds)
+        for name, cause in r.unknowns:
+            child.vars[name] = Val(cause, (cause,))
+        ev.run_text(r.text, Frame(r.file, r.line, frame.via + (hop,), f" ({r.goal})", frame.depth + 1), child)
     return [st]
 
 

@@ -91,6 +91,9 @@ def dispatch(ev: ShellEvaluator, fields: list[Val], rows: list[int], prefix: dic
         return calls.run_shell(ev, fields, st, frame, line, heredoc, prefix)
     if posixpath.basename(name) in ("make", "gmake"):
         return calls.run_make(ev, fields, st, frame, line, prefix)
+    tasks = calls.run_tasks(ev, fields, st, frame, line, prefix)
+    if tasks is not None:
+        return tasks
     script = calls.script_rel(ev, name, st)
     if script is not None:
         return calls.run_script(ev, fields, st, frame, line, source=False, prefix=prefix)
@@ -185,6 +188,12 @@ def _builtin(ev: ShellEvaluator, name: str, args: list[Val], st: State, frame: F
                 st.set(key, Val(value, a.causes), export=name == "export")
             elif name == "export":
                 st.exported.add(key)
+        return [st]
+    if name == "git" and [a.text for a in args] == ["rev-parse", "--show-toplevel"] and not st.cwd_unknown \
+            and ev.capture and ev.capture[-1] is not None:
+        # The checkout is the repository the job runs in: its top level is the workspace.
+        ev.capture[-1].append(WORKSPACE + "\n")
+        st.status = "true"
         return [st]
     if name in _PURE and ev.capture and ev.capture[-1] is not None:
         _capture(ev, name, args, st)

@@ -188,3 +188,5 @@ class Recipe:
     text: str
     cwd: str
     goal: str
+    # Shell variables standing for values the reader could not know: (name, what it stood for).
+    unknowns: tuple[tuple[str, str], ...] = ()

@@ -1,0 +1,155 @@
+"""A front-end's command line completed from the repository, as the program completes it.
+
+- ``maturin build|develop|publish``: without ``-F``/``--features``, maturin takes
+  ``[tool.maturin] features`` from pyproject.toml (its ``merge_with_pyproject_toml``
+  applies them only when the command line names none), and without ``-m`` the
+  crate from ``[tool.maturin] manifest-path``. pyproject.toml is read in the
+  working directory (or next to ``-m``'s manifest).
+- ``pip install [-e] DIR`` (``pip wheel``, ``uv pip install``, ``python -m pip``) of
+  a directory whose pyproject.toml has ``build-backend = "maturin"``: a PEP 517
+  build, which maturin runs as ``maturin build --release`` in that directory.
+- ``cargo ALIAS``: ``[alias]`` of ``.cargo/config.toml`` from the working directory
+  up to the repository root, resolved by ``cargo.subcommand.expand_aliases`` (the
+  same resolver as the gate configuration's check).
+- ``cargo xtask`` (as an alias or not): a Rust program that may run cargo; a note.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from linkgate.cargo import frontends
+from linkgate.cargo.subcommand import expand_aliases
+
+_PIP = re.compile(r"^(pip|pip3(\.\d+)?|uv)$")
+
+
+@dataclass(frozen=True)
+class Completed:
+    argv: tuple[str, ...]
+    cwd: str
+    via: tuple[str, ...] = ()
+    # (cause, message) of an unresolved note, when the program's cargo runs cannot be read.
+    note: tuple[str, str] | None = None
+
+
+def _pyproject(repo: Path, directory: str) -> dict[str, Any] | None:
+    path = repo / directory / "pyproject.toml" if directory else repo / "pyproject.toml"
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _maturin_table(doc: dict[str, Any] | None) -> dict[str, Any]:
+    tool = doc.get("tool") if doc else None
+    table = tool.get("maturin") if isinstance(tool, dict) else None
+    return table if isinstance(table, dict) else {}
+
+
+def is_maturin_project(repo: Path, directory: str) -> bool:
+    doc = _pyproject(repo, directory)
+    system = doc.get("build-system") if doc else None
+    return isinstance(system, dict) and system.get("build-backend") == "maturin"
+
+
+def complete(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:
+    """*argv* as the program runs it, or None when *argv* is not a command this module completes."""
+    name = frontends.program(argv)
+    if name == "maturin" and frontends.runs_cargo(argv):
+        return _maturin(repo, argv, cwd)
+    if name in ("cargo", "cross") and len(argv) > 1:
+        return _cargo(repo, argv, cwd)
+    if _PIP.match(name) or name.startswith("python") and argv[1:3] == ("-m", "pip"):
+        return _pip(repo, argv, cwd)
+    return None
+
+
+def _maturin(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed:
+    words = set(argv)
+    manifest = next((argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-m", "--manifest-path")), None)
+    manifest = manifest or next((w.split("=", 1)[1] for w in argv if w.startswith("--manifest-path=")), None)
+    directory = posixpath.dirname(posixpath.normpath(posixpath.join(cwd, manifest))) if manifest else cwd
+    doc = _pyproject(repo, directory) or (_pyproject(repo, cwd) if manifest else None)
+    table = _maturin_table(doc)
+    extra: list[str] = []
+    via: list[str] = []
+    if manifest is None and isinstance(table.get("manifest-path"), str):
+        extra += ["--manifest-path", table["manifest-path"]]
+    has_features = any(w in ("-F", "--features") or w.startswith("--features=") or w.startswith("-F")
+                       for w in argv)
+    features = table.get("features")
+    if not has_features and isinstance(features, list) and all(isinstance(f, str) for f in features) and features:
+        extra += ["--features", ",".join(features)]
+    for key in ("all-features", "no-default-features"):
+        if table.get(key) is True and f"--{key}" not in words:
+            extra.append(f"--{key}")
+    if extra:
+        where = posixpath.join(directory, "pyproject.toml") if directory else "pyproject.toml"
+        via.append(f"{where} [tool.maturin] adds {' '.join(extra)}")
+    return Completed((*argv, *extra), cwd, tuple(via))
+
+
+def _pip(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:
+    words = list(argv[3:] if frontends.program(argv).startswith("python") else argv[1:])
+    if words[:1] == ["pip"]:
+        words = words[1:]  # uv pip
+    if not words or words[0] not in ("install", "wheel"):
+        return None
+    targets: list[str] = []
+    i = 1
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word in ("-e", "--editable") and i < len(words):
+            targets.append(words[i])
+            i += 1
+        elif word in ("-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root",
+                      "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "-w", "--wheel-dir",
+                      "--python", "-p", "--config-settings", "-C") and i < len(words):
+            i += 1
+        elif not word.startswith("-") and (word.startswith((".", "/")) or "/" in word) and "://" not in word:
+            targets.append(word)
+    for target in targets:
+        path = re.sub(r"\[.*\]$", "", target)  # `.[dev]`: extras, same project
+        if path.startswith("/"):
+            continue
+        directory = posixpath.normpath(posixpath.join(cwd, path))
+        directory = "" if directory == "." else directory
+        if not directory.startswith("..") and is_maturin_project(repo, directory):
+            built = _maturin(repo, ("maturin", "build", "--release"), directory)
+            return Completed(built.argv, directory, (f"{' '.join(argv)}: PEP 517 build of a maturin project "
+                                                     f"in {directory or '.'}", *built.via))
+    return None
+
+
+def _cargo(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:
+    if any("$" in a for a in argv[:3]) or "$" in cwd or cwd.startswith(("/", "..")):
+        return None
+    expanded, via = expand_aliases(argv[1:], repo / cwd, repo)
+    rest = [a for a in expanded if not a.startswith(("+", "-"))]
+    note = None
+    runs_xtask = argv[1:2] == ("xtask",) or (rest[:1] == ["run"] and _package(expanded) == "xtask")
+    if runs_xtask:
+        note = ("cargo xtask", "`cargo xtask` runs a Rust program (the xtask package) that may run cargo itself; "
+                "the cargo commands it runs cannot be read and are not audited")
+    if not via and note is None:
+        return None
+    return Completed((argv[0], *expanded), cwd, tuple(via), note)
+
+
+def _package(args: list[str]) -> str | None:
+    for i, word in enumerate(args):
+        if word == "--":
+            return None
+        if word in ("-p", "--package") and i + 1 < len(args):
+            return args[i + 1]
+        if word.startswith("--package="):
+            return word.split("=", 1)[1]
+    return None

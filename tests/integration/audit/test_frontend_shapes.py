@@ -1,0 +1,198 @@
+"""One hand-written fixture repository per program that runs cargo, per shell and per
+runner shape (tests/fixtures/audit/shapes/), audited end to end: every invocation
+written out by hand as (program, subcommand, arguments, feature sets, working
+directory, file:line, links, conditional, matrix), and the findings it must raise."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from linkgate.cli import main
+
+SHAPES = Path(__file__).resolve().parents[2] / "fixtures" / "audit" / "shapes"
+WF = ".github/workflows/ci.yml"
+
+
+def audit(tmp_path: Path, shape: str) -> dict[str, Any]:
+    repo = tmp_path / shape
+    shutil.copytree(SHAPES / shape, repo)
+    out = tmp_path / "audit.json"
+    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
+    doc: dict[str, Any] = json.loads(out.read_text())
+    return doc
+
+
+def rows(doc: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [
+        (i["program"], i["subcommand"], tuple(i["argv"][1:]), i["feature_sets"], i["cwd"],
+         f"{i['file']}:{i['line']}", i["links"], i["conditional"], i["matrix"])
+        for i in doc["invocations"]
+    ]
+
+
+def findings(doc: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [(f["rule"], f"{f['file']}:{f['line']}", f["message"]) for f in doc["findings"]]
+
+
+def test_maturin_commands_and_the_action_build_the_extension_with_pyproject_features(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "maturin")
+    w = ".github/workflows/wheels.yml"
+    assert rows(doc) == [
+        ("maturin", "build", ("build", "--release", "--features", "cuda"), ["cuda"], "", f"{w}:12", True, False, {}),
+        # No --features: [tool.maturin] features of pyproject.toml.
+        ("maturin", "build", ("develop", "--features", "python"), ["python"], "", f"{w}:13", True, False, {}),
+        # -m names the crate; its pyproject (none in bindings/) gives nothing.
+        ("maturin", "build", ("-m", "maturin", "build", "-m", "bindings/Cargo.toml", "-F", "metal"), ["metal"], "",
+         f"{w}:14", True, False, {}),
+        # `maturin sdist` (line 15) and the action's `command: sdist` (line 21) build nothing.
+        ("maturin", "build", ("build", "--release", "--out", "dist"), ["default"], "bindings", f"{w}:16", True,
+         False, {}),
+        ("maturin", "build", ("build", "--target", "aarch64", "--release", "--features", "cuda"), ["cuda"], "",
+         f"{w}:24", True, False, {}),
+        # `pip install -e .` of a maturin project: a PEP 517 build, pyproject features.
+        ("maturin", "build", ("build", "--release", "--features", "python"), ["python"], "", f"{w}:28", True,
+         False, {}),
+    ]
+    assert doc["invocations"][1]["via"] == [f"{w}:13 pyproject.toml [tool.maturin] adds --features python"]
+    assert findings(doc) == []
+
+
+def test_cargo_aliases_expand_from_the_working_directory_up_and_xtask_is_a_note(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "aliases")
+    assert rows(doc) == [
+        ("cargo", "run", ("run", "--example", "custom-ops", "--features", "custom"), ["custom"], "", f"{WF}:12",
+         True, False, {}),
+        ("cargo", "run", ("run", "--package", "xtask", "--", "dist", "--release"), ["default"], "", f"{WF}:13",
+         True, False, {}),
+        ("cargo", "run", ("run", "--package", "xtask", "--", "codegen"), ["default"], "", f"{WF}:14", True, False,
+         {}),
+        ("cargo", "clippy", ("clippy", "--workspace"), ["default"], "", f"{WF}:15", False, False, {}),
+        # crates/inner/.cargo/config.toml is nearer than the root's.
+        ("cargo", "test", ("test", "--features", "fast"), ["fast"], "crates/inner", f"{WF}:16", True, False, {}),
+    ]
+    assert doc["invocations"][0]["via"] == [
+        f"{WF}:12 alias example-custom-ops = 'run --example custom-ops --features custom' (.cargo/config.toml)"]
+    # One note per (file, program), however many `cargo xtask` lines.
+    assert findings(doc) == [
+        ("unresolved", f"{WF}:13", "`cargo xtask` runs a Rust program (the xtask package) that may run cargo itself; "
+         "the cargo commands it runs cannot be read and are not audited")]
+
+
+def test_just_recipes_run_with_parameters_variables_and_dependencies(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "just")
+    assert rows(doc) == [
+        # `just test`: its dependency `build` first, with the parameter's default.
+        ("cargo", "build", ("build", "--release", "--target", "x86_64-unknown-linux-gnu", "--features", "cuda"),
+         ["cuda"], "", "justfile:7", True, False, {}),
+        ("cargo", "test", ("test", "--features", "cuda"), ["cuda"], "", "justfile:11", True, False, {}),
+        ("cargo", "build", ("build", "--release", "--target", "aarch64-unknown-linux-gnu", "--features", "cuda"),
+         ["cuda"], "", "justfile:7", True, False, {}),
+        ("cargo", "check", ("check", "--features", "metal"), ["metal"], "", "justfile:14", False, False, {}),
+        # A shebang recipe is one script.
+        ("cargo", "test", ("test", "--no-run", "--features", "cuda"), ["cuda"], "", "justfile:20", True, False, {}),
+        ("cargo", "test", ("test", "--no-run", "--features", "metal"), ["metal"], "", "justfile:20", True, False, {}),
+    ]
+    assert doc["invocations"][0]["via"] == [f"{WF}:13 just test", "justfile:7 (build)"]
+    assert findings(doc) == []
+
+
+def test_cargo_make_runs_dependencies_then_command_args_or_script(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "cargo-make")
+    assert rows(doc) == [
+        ("cargo", "build", ("build", "--release", "--features", "cuda"), ["cuda"], "", "Makefile.toml:5", True,
+         False, {}),
+        ("cargo", "test", ("test", "--no-run"), ["default"], "", "Makefile.toml:11", True, False, {}),
+    ]
+    assert findings(doc) == []
+
+
+def test_package_scripts_run_with_pre_scripts_and_in_their_directory(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "npm-scripts")
+    assert rows(doc) == [
+        ("cargo", "build", ("build", "--release"), ["default"], "", "package.json:5", True, False, {}),
+        ("cargo", "test", ("test", "--features", "gen"), ["gen"], "", "package.json:6", True, False, {}),
+        ("cargo", "test", ("test",), ["default"], "", "package.json:7", True, False, {}),
+        # `npm run lint` runs eslint; `npm ci` runs no script.
+        ("wasm-pack", "build", ("build", "--target", "web"), ["default"], "web", "web/package.json:4", True, False,
+         {}),
+        ("wasm-pack", "build", ("build", "--target", "web"), ["default"], "web", "web/package.json:4", True, False,
+         {}),
+    ]
+    assert [i["via"][0] for i in doc["invocations"][3:]] == [f"{WF}:16 yarn --cwd web build",
+                                                              f"{WF}:17 pnpm run build"]
+
+
+def test_zigbuild_and_ndk_run_the_cargo_build_they_wrap(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "cargo-wrappers")
+    assert rows(doc) == [
+        ("cargo-zigbuild", "zigbuild", ("build", "--release", "--target", "aarch64-unknown-linux-gnu.2.17"),
+         ["default"], "", f"{WF}:12", True, False, {}),
+        ("cargo", "zigbuild", ("zigbuild", "--target", "x86_64-unknown-linux-musl"), ["default"], "", f"{WF}:13",
+         True, False, {}),
+        ("cargo", "build", ("ndk", "-t", "arm64-v8a", "-o", "./jniLibs", "build", "--release", "--features", "ndk"),
+         ["ndk"], "", f"{WF}:14", True, False, {}),
+    ]
+
+
+def test_powershell_steps_are_read_as_powershell(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "pwsh")
+    w = ".github/workflows/windows.yml"
+    assert rows(doc) == [
+        # windows-latest: pwsh is the default shell. foreach over a list set in the script, a
+        # backtick continuation (the command is at its first line).
+        ("cargo", "test", ("test", "--release", "--features", "dx12"), ["dx12"], "", f"{w}:16", True, False, {}),
+        ("cargo", "test", ("test", "--release", "--features", "vulkan"), ["vulkan"], "", f"{w}:16", True, False,
+         {}),
+        # `if ($IsWindows)` is decided on a Windows runner; `;` and `&`.
+        ("cargo", "build", ("build", "--features", "static"), ["static"], "", f"{w}:19", True, False, {}),
+        ("cargo", "check", ("check", "--all-targets"), ["default"], "", f"{w}:20", False, False, {}),
+        # `shell: bash` on the Windows runner.
+        ("cargo", "test", ("test", "--features", "vulkan"), ["vulkan"], "", f"{w}:25", True, False, {}),
+        # defaults.run.shell: pwsh on Linux; an `if` on the event is undecided.
+        ("cargo", "build", ("build", "--release", "--features", "vulkan"), ["vulkan"], "", f"{w}:38", True, True,
+         {}),
+        ("cargo", "test", ("test", "--features", "vulkan,static"), ["static,vulkan"], "", f"{w}:40", True, False,
+         {}),
+        ("cargo", "check", ("check",), ["default"], "", f"{w}:41", False, False, {}),
+    ]
+    assert [f for f in findings(doc) if f[0] == "unresolved"] == [
+        ("unresolved", f"{w}:22", "cannot read the PowerShell script block `cargo build --manifest-path "
+         "\"$($_.FullName)\\Cargo.toml\"`; a cargo command in it is not audited")]
+    assert not any("parse" in f[2] for f in findings(doc))
+    # Nothing links the default set: checked at lines 20 and 41 only.
+    assert [f[:2] for f in findings(doc) if f[0] != "unresolved"] == [("never-linked", f"{w}:20")]
+
+
+def test_runs_on_is_resolved_per_combination_and_hosted_labels_are_known(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "runners")
+    assert rows(doc) == [
+        ("cargo", "test", ("test",), ["default"], "", f"{WF}:15", True, False, {"os": "ubuntu-latest"}),
+        # macOS-latest is GitHub-hosted whatever its case: runner.os is decided.
+        ("cargo", "test", ("test", "--features", "metal"), ["metal"], "", f"{WF}:17", True, False,
+         {"os": "macOS-latest"}),
+        # gpu-box is not GitHub-hosted: runner.os is unknown there.
+        ("cargo", "test", ("test",), ["default"], "", f"{WF}:15", True, True, {"os": "gpu-box"}),
+        ("cargo", "test", ("test", "--features", "metal"), ["metal"], "", f"{WF}:17", True, True, {"os": "gpu-box"}),
+        ("cargo", "test", ("test", "--features", "cuda"), ["cuda"], "", f"{WF}:19", True, False, {"os": "gpu-box"}),
+        ("cargo", "build", ("build",), ["default"], "", f"{WF}:25", True, False, {}),
+        ("cargo", "test", ("test", "--features", "cuda"), ["cuda"], "", f"{WF}:32", True, False, {}),
+    ]
+    # no-timeout: only where a runner is not GitHub-hosted (gpu-box, the runner group).
+    assert [(f[0], f[1]) for f in findings(doc)] == [("no-timeout", f"{WF}:7"), ("no-timeout", f"{WF}:26")]
+    assert "`gpu-box`" in findings(doc)[0][2]
+
+
+def test_the_workspace_root_and_stdin_scripts_are_known(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "runner-values")
+    assert rows(doc) == [
+        ("cargo", "test", ("test", "--features", "simd"), ["simd"], "crates/core", f"{WF}:16", True, False, {}),
+        ("cargo", "build", ("build", "--release"), ["default"], "crates/core", f"{WF}:19", True, False, {}),
+        ("cargo", "test", ("test",), ["default"], "crates/core", f"{WF}:20", True, False, {}),
+        # `bash -s -- ARGS` reads the script from stdin with ARGS as $@.
+        ("cargo", "test", ("test", "--features", "simd"), ["simd"], "", f"{WF}:24", True, False, {}),
+    ]
+    # `sh -s -- -b /usr/local/bin` names no script.
+    assert findings(doc) == []
