@@ -26,13 +26,14 @@ def command(gate: str | None, budget: float | None, history_file: str | None, co
     from linkgate.cost import COUNTED_VERDICTS, compute, recommend_trigger
     from linkgate.cost.report import build_report
     from linkgate.history.recorder import locate
-    from linkgate.history.store import History
+    from linkgate.history.store import History, warn_skipped
 
     path = locate(history_file, config_path)
     note = None
     if path.exists():
-        with History.open(path) as history:
+        with History.open(path, readonly=True) as history:
             samples = history.samples(gate=gate, verdicts=COUNTED_VERDICTS)
+            warn_skipped(history)
             if gate is not None and not samples:
                 known = sorted({s.gate for s in history.samples()})
                 if known:

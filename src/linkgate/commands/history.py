@@ -39,6 +39,9 @@ def import_(files: tuple[str, ...], history_file: str | None, config_path: str |
             records.extend(from_document(doc))
         except OSError as exc:
             raise UsageError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        except RecursionError:  # json nests by recursion
+            raise UsageError(f"{name}: nests too deeply to be a run document",
+                             hint="import the output of `linkgate run --format json`; nothing was imported") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             where = f":{exc.lineno}:{exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
             raise UsageError(f"{name}{where}: not a JSON document ({exc})",

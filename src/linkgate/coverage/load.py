@@ -14,13 +14,14 @@ def load_coverage(config: Config, history: str | None = None) -> tuple[Coverage,
     empty and is not created: a typo in ``--history`` must not leave a stray database."""
     from linkgate.gate.recipes import selectable_by, selected_by
     from linkgate.coverage.status import coverage
-    from linkgate.history.store import History, history_path
+    from linkgate.history.store import History, history_path, warn_skipped
 
     path = history_path(config.root, history)
     runs: list[RunRecord] = []
     if path.exists():
-        with History.open(path) as store:
+        with History.open(path, readonly=True) as store:
             runs = store.runs()
+            warn_skipped(store)
     return coverage(
         config.recipes, runs,
         {r.name: selected_by(config, r) for r in config.recipes},

@@ -7,6 +7,7 @@ would have written locally, and importing it twice adds nothing.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -94,6 +95,16 @@ def _from_item(item: Any, where: str) -> RunRecord:
             )
     if not item["run_id"]:
         raise DocumentError(f"{where}.run_id: empty")
+    if item["verdict"] not in RUN_VERDICTS:
+        raise DocumentError(f"{where}.verdict: {item['verdict'][:40]!r} is not a run verdict "
+                            f"({', '.join(sorted(RUN_VERDICTS))})")
+    if not _iso_time(item["started_at"]):
+        raise DocumentError(f"{where}.started_at: {item['started_at'][:40]!r} is not an ISO 8601 time "
+                            "(e.g. 2026-12-01T02:23:23Z)")
+    for key in ("duration_s", "link_s", "compile_s", "units_compiled", "units_fresh"):
+        value = item.get(key)
+        if value is not None and not isinstance(value, bool) and not (math.isfinite(value) and value >= 0):
+            raise DocumentError(f"{where}.{key}: {value!r} is not a finite number of zero or more")
     for key, typ in _OPTIONAL.items():
         value = item.get(key)
         if value is not None and (not isinstance(value, typ) or (typ is not bool and isinstance(value, bool))):
@@ -113,6 +124,21 @@ def _from_item(item: Any, where: str) -> RunRecord:
         cold=item.get("cold"), forced_relink=item.get("forced_relink"), recipes=tuple(recipes),
         directives_digest=item.get("directives_digest"), links=tuple(links),
     )
+
+
+# linkgate.gate.run's verdicts (LINKED, LINK_FAILED, COMPILE_FAILED, ERROR);
+# tests/unit/history keeps the two lists equal.
+RUN_VERDICTS = frozenset({"linked", "link-failed", "compile-failed", "error"})
+
+
+def _iso_time(text: str) -> bool:
+    from datetime import datetime
+
+    try:
+        datetime.fromisoformat(text)  # Python 3.11 reads a trailing Z too
+    except ValueError:
+        return False
+    return len(text) >= 10
 
 
 def _float(v: Any) -> float | None:

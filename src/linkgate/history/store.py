@@ -6,14 +6,22 @@ locked", so two concurrent ``run``s both land their rows. A file that is not
 ours (garbage bytes, or another program's SQLite database) is refused with a
 clear message and never written: we check the header bytes before SQLite
 touches the file, and the application id before anything is created.
+
+A file opened for writing must pass ``PRAGMA quick_check`` first: SQLite will
+append to a database whose pages are out of order and make it worse, so a
+corrupt history is refused (exit 2) and left as it was. Commands that only
+read open the file read-only (``mode=ro``) and never write: a missing or empty
+file reads as an empty history without being created or given a schema, and a
+history on a read-only file system can still be read.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple
@@ -74,6 +82,14 @@ class CostSample(NamedTuple):
     host: str | None
 
 
+def warn_skipped(history: History) -> None:
+    """One stderr line per unusable row a reader skipped."""
+    import sys
+
+    for line in history.skipped:
+        sys.stderr.write(f"linkgate: warning: {line}\n")
+
+
 def history_path(root: Path, override: str | None) -> Path:
     """``--history PATH`` beats ``$LINKGATE_HISTORY`` beats ``<root>/.linkgate/history.sqlite``."""
     chosen = override or os.environ.get(ENV_VAR)
@@ -86,10 +102,14 @@ class History:
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
         self._conn = conn
+        self.skipped: list[str] = []  # rows read back that were not usable, one line each
 
     @classmethod
-    def open(cls, path: Path) -> History:
+    def open(cls, path: Path, *, readonly: bool = False) -> History:
+        """Open for appending, or with *readonly* for commands that only read."""
         path = Path(path)
+        if readonly:
+            return cls(path, _open_readonly(path))
         _refuse_foreign_bytes(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,6 +118,7 @@ class History:
             raise _unusable(path, exc) from None
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            _check_integrity(conn, path)
             if _migrate(conn, path):
                 # WAL is persistent: set once, when the file is created, so that
                 # opening an existing file never rewrites its header.
@@ -140,7 +161,7 @@ class History:
     def runs(self, gate: str | None = None, kind: str | None = None) -> list[RunRecord]:
         where, args = _filter(gate, kind)
         sql = f"SELECT {', '.join(_COLUMNS)} FROM runs{where} ORDER BY started_at, run_id"
-        return [_record(row) for row in self._select(sql, args)]
+        return self._usable(self._select(sql, args), _record)
 
     def samples(self, gate: str | None = None, kind: str | None = "run",
                 verdicts: Iterable[str] | None = None) -> list[CostSample]:
@@ -153,7 +174,21 @@ class History:
         sql = ("SELECT gate, linker, kind, verdict, wall_s, cold, link_s, compile_s, runner, host "
                f"FROM runs{where}")
         # cold is stored as 0/1, which compares equal to False/True: no per-row conversion.
-        return list(map(CostSample._make, self._select(sql, args)))
+        rows = self._select(sql, args)
+        if all(map(_sample_ok, rows)):
+            return list(map(CostSample._make, rows))
+        return self._usable(rows, _sample)
+
+    def _usable(self, rows: list[Any], build: Callable[[Any], Any]) -> list[Any]:
+        """Rows another writer stored with wrong types (SQLite keeps any type in
+        any column) are skipped and named in ``skipped``, never a crash."""
+        out = []
+        for row in rows:
+            try:
+                out.append(build(row))
+            except (TypeError, ValueError, RecursionError) as exc:
+                self.skipped.append(f"{self.path}: skipped a history row ({exc})")
+        return out
 
     def _select(self, sql: str, args: list[str]) -> list[Any]:
         try:
@@ -176,7 +211,12 @@ class _Txn:
         self.conn.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
-        self.conn.execute("COMMIT" if et is None else "ROLLBACK")
+        if et is None:
+            self.conn.execute("COMMIT")
+        elif self.conn.in_transaction:
+            # SQLite has already rolled back after some errors (disk full): a
+            # second ROLLBACK would hide the real error behind "no transaction".
+            self.conn.execute("ROLLBACK")
 
 
 def _refuse_foreign_bytes(path: Path) -> None:
@@ -197,6 +237,63 @@ def _refuse_foreign_bytes(path: Path) -> None:
         app_id = int.from_bytes(head[68:72], "big")
         if app_id not in (0, APPLICATION_ID):
             raise _foreign(path, f"it is an SQLite database of another program (application id {app_id:#x})")
+
+
+def _open_readonly(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write: the file with ``mode=ro``, or an empty
+    in-memory history when the file is missing or empty (nothing is created)."""
+    from urllib.parse import quote
+
+    _refuse_foreign_bytes(path)
+    try:
+        empty = path.stat().st_size == 0
+    except FileNotFoundError:  # a dangling symbolic link too
+        empty = True
+    except OSError as exc:
+        raise _unusable(path, exc) from None
+    if empty:
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        _migrate(conn, path)
+        return conn
+    uri = "file:" + quote(str(path.absolute()))
+    last: sqlite3.Error | None = None
+    # On a read-only file system a WAL database cannot create its -shm file;
+    # immutable=1 reads it without one (nobody can write there meanwhile).
+    for params in ("?mode=ro", "?mode=ro&immutable=1"):
+        try:
+            conn = sqlite3.connect(uri + params, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        except sqlite3.Error as exc:
+            last = exc
+            continue
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            app_id, version = _probe(conn)
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            last = exc
+            continue
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise _foreign(path, f"SQLite says: {exc}") from None
+        if (app_id, version) == (APPLICATION_ID, SCHEMA_VERSION):
+            return conn
+        conn.close()
+        if version > SCHEMA_VERSION and app_id == APPLICATION_ID:
+            raise HistoryError(f"{path}: history schema version {version} is newer than this linkgate understands "
+                               f"({SCHEMA_VERSION})", hint="upgrade linkgate, or use another file with --history")
+        raise _foreign(path, "it is an SQLite database without linkgate's application id")
+    assert last is not None
+    raise _unusable(path, last)
+
+
+def _check_integrity(conn: sqlite3.Connection, path: Path) -> None:
+    """quick_check before the first write: appending to a damaged file damages it further."""
+    found = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
+    if found != ["ok"]:
+        raise HistoryError(
+            f"{path}: the history database is damaged (SQLite's quick_check: {found[0]}); linkgate left it untouched",
+            hint=f"move it aside (runs are recorded in a new file) or point --history / ${ENV_VAR} at another file",
+        )
 
 
 def _unusable(path: Path, exc: BaseException) -> HistoryError:
@@ -279,14 +376,47 @@ def _row(r: RunRecord) -> tuple[Any, ...]:
     )
 
 
+def _is_num(v: Any, optional: bool = True) -> bool:
+    if v is None:
+        return optional
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _is_str(v: Any, optional: bool = True) -> bool:
+    return isinstance(v, str) or (optional and v is None)
+
+
+def _sample_ok(row: tuple[Any, ...]) -> bool:
+    gate, linker, kind, verdict, wall_s, cold, link_s, compile_s, runner, host = row
+    return (all(isinstance(v, str) for v in (gate, linker, kind, verdict)) and _is_num(wall_s, False)
+            and (cold is None or isinstance(cold, int)) and _is_num(link_s) and _is_num(compile_s)
+            and _is_str(runner) and _is_str(host))
+
+
+def _sample(row: tuple[Any, ...]) -> CostSample:
+    if not _sample_ok(row):
+        raise ValueError(f"run of gate {row[0]!r} with a value of the wrong type")
+    return CostSample._make(row)
+
+
 def _record(row: tuple[Any, ...]) -> RunRecord:
     (run_id, kind, gate, linker, verdict, started_at, wall_s, commit, branch, runner, host, compile_s,
      link_s, rebuilt, fresh, cold, forced, recipes, digest, control, links) = row
+    if not (all(isinstance(v, str) for v in (run_id, kind, gate, linker, verdict, started_at))
+            and _is_num(wall_s, False) and _is_num(compile_s) and _is_num(link_s)
+            and all(_is_str(v) for v in (commit, branch, runner, host, digest, control))
+            and all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in (rebuilt, fresh, cold, forced))
+            and isinstance(recipes, str) and isinstance(links, str)):
+        raise ValueError(f"run {run_id!r} has a value of the wrong type")
+    recipes_list, links_list = json.loads(recipes), json.loads(links)
+    if not (isinstance(recipes_list, list) and all(isinstance(x, str) for x in recipes_list)
+            and isinstance(links_list, list) and all(isinstance(x, dict) for x in links_list)):
+        raise ValueError(f"run {run_id!r} has recipes or links that are not lists")
     return RunRecord(
         run_id=run_id, kind=kind, gate=gate, linker=linker, verdict=verdict, started_at=started_at,
         wall_s=wall_s, commit=commit, branch=branch, runner=runner, host=host, compile_s=compile_s,
         link_s=link_s, units_rebuilt=rebuilt, units_fresh=fresh,
         cold=None if cold is None else bool(cold), forced_relink=None if forced is None else bool(forced),
-        recipes=tuple(json.loads(recipes)), directives_digest=digest, control=control,
-        links=tuple(json.loads(links)),
+        recipes=tuple(recipes_list), directives_digest=digest, control=control,
+        links=tuple(links_list),
     )
