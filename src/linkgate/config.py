@@ -25,6 +25,8 @@ from linkgate.tomlsource import parse_toml as _parse_toml
 
 LINKERS = ("default", "bfd", "gold", "lld", "mold")
 QUANTIFIERS = ("some", "every")
+# What an archive-order problem lld reported on a link that passed does to the verdict.
+ARCHIVE_ORDER = ("warn", "fail")
 SEVERITIES = ("error", "warning", "note", "off")
 CONFIG_NAME = "linkgate.toml"
 
@@ -80,6 +82,7 @@ class Gate:
     runner: tuple[str, ...] = ("ubuntu-latest",)
     provision_env: tuple[str, ...] = ()
     why: str | None = None
+    archive_order: str = "warn"
 
     @property
     def self_hosted(self) -> bool:
@@ -172,6 +175,7 @@ GATE_KEYS: dict[str, str] = {
     "runner": "list[str]",
     "provision-env": "list[str]",
     "why": "str",
+    "archive-order": "str",
 }
 PATHS_FROM_KEYS = {"workflow": "str", "filter": "str"}
 CONTROL_KEYS: dict[str, str] = {
@@ -397,6 +401,15 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
             line_of("predicate-quantifier"),
             f"{where}.predicate-quantifier",
         )
+    archive_order = raw.get("archive-order", "warn")
+    if archive_order not in ARCHIVE_ORDER:
+        raise v.fail(
+            f"must be 'warn' or 'fail', not {archive_order!r}",
+            line_of("archive-order"),
+            f"{where}.archive-order",
+            hint="warn: a link lld passed in spite of an archive-order problem is linked, with a warning; "
+            "fail: it is a link failure",
+        )
     paths_from = None
     if "paths-from" in raw:
         pf = raw["paths-from"]
@@ -435,6 +448,7 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
         runner=_runner(v, raw, line_of("runner"), f"{where}.runner"),
         provision_env=tuple(raw.get("provision-env", [])),
         why=raw.get("why"),
+        archive_order=archive_order,
     )
 
 

@@ -86,6 +86,10 @@ def _finish(
     from linkgate.diagnose.hints import Evidence, with_hints
 
     diags, searched = classifier.result(), classifier.searched
+    if not command_line and classifier.command_line and (diags or classifier.backrefs):
+        from linkgate.diagnose.rustc_notes import parse_command_line
+
+        command_line = parse_command_line(classifier.command_line)
     if classifier.build_scripts and not native:
         native = _native_from_log(classifier.build_scripts)
     names = demangle_many(d.symbol for d in diags if d.symbol)
@@ -97,9 +101,14 @@ def _finish(
 
         archives = archives_on_line(command_line, cwd)
         search_paths = [a[2:] for a in command_line if a.startswith("-L") and len(a) > 2]
-    return with_hints(
-        diags, Evidence(archives=archives, search_paths=search_paths, searched=searched, native=native)
+    diags = with_hints(
+        diags, Evidence(archives=archives, args=list(command_line or ()), search_paths=search_paths, searched=searched, native=native)
     )
+    if classifier.backrefs:
+        from linkgate.diagnose.order import from_backrefs
+
+        diags += from_backrefs(classifier.backrefs, args=command_line or (), cwd=cwd)
+    return diags
 
 
 def _native_from_log(records: Sequence[tuple[str, Sequence[str], Sequence[str]]]) -> list[NativeArchive]:

@@ -21,6 +21,8 @@ MAX_EXAMPLES = 5
 MAX_SEARCHED = 50
 # The longest text the signatures are run on.
 MAX_MATCH = 8192
+# The longest linker command line kept (rustc elides objects, so real ones are a few KB).
+MAX_COMMAND = 1 << 20
 @dataclass
 class _Group:
     diag: Diagnostic
@@ -50,6 +52,8 @@ class Classifier:
         self._open_failure: tuple[str, int, int] | None = None
         self._adds = 0
         self.searched: list[str] = []
+        self.command_line: str | None = None
+        self.backrefs: list[tuple[int, str]] = []
         # (package_id, linked_libs, linked_paths) from cargo's build-script-executed records.
         self.build_scripts: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
 
@@ -93,7 +97,12 @@ class Classifier:
         self._last_no, self._last_off, self._last_text = lineno, offset, text
         if not adjacent:
             self._in_function = None
-        if not text or (known is not False and is_command_line(text)):
+        if not text:
+            return
+        if known is not False and is_command_line(text):
+            # rustc's linker command: evidence for the hints (which archives,
+            # in which order), never a diagnosis. The last one before a problem wins.
+            self.command_line = text[:MAX_COMMAND]
             return  # (a command line that is mere context fails every check below anyway)
         if "in function" in text and (fm := sig.GNU_IN_FUNCTION.match(text)):
             self._in_function = f"{fm['obj']}:({fm['fn']})"
@@ -151,6 +160,12 @@ class Classifier:
         if m:
             self._close_failure()
             self._open_failure = (text, lineno, self._adds)
+            return
+        if "backward reference detected" in text:
+            # lld's --warn-backrefs: an archive-order problem on a link lld
+            # resolved anyway (read with the link line in diagnose.order).
+            if len(self.backrefs) < MAX_GROUPS:
+                self.backrefs.append((lineno, text))
             return
         m = sig.SEARCH_ATTEMPT.search(text) if "attempt to open" in text else None
         if m:

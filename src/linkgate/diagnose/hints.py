@@ -9,6 +9,7 @@ from pathlib import Path
 
 from linkgate.diagnose.archives import LinkArchive, NativeArchive, archive_members, archive_symbols
 from linkgate.diagnose.model import Diagnostic
+from linkgate.diagnose.order import from_undefined
 
 _SONAME = re.compile(r"^lib(?P<name>.+?)\.(?:so(?:\.[0-9.]+)?|a|dylib|tbd)$")
 
@@ -18,6 +19,7 @@ class Evidence:
     """What is known about the failing link besides its output."""
 
     archives: Sequence[LinkArchive] = ()
+    args: Sequence[str] = ()  # the link line, when known
     search_paths: Sequence[str] = ()
     searched: Sequence[str] = ()  # files GNU ld --verbose tried
     native: Sequence[NativeArchive] = ()  # static libraries the build scripts made and linked
@@ -46,13 +48,21 @@ def _dso_missing(d: Diagnostic) -> str:
     )
 
 
+def _order_from_native(d: Diagnostic, ev: Evidence) -> Diagnostic | None:
+    """Without the link line: the static libraries the build scripts linked, in the order
+    they printed them (rustc keeps that order on the line)."""
+    if ev.args or not ev.native:
+        return None
+    placed = [
+        LinkArchive(i, f"-l{n.path.name[3:-2]}" if n.path.name.startswith("lib") else str(n.path), n.path)
+        for i, n in enumerate(ev.native)
+    ]
+    return from_undefined(d, placed, ())
+
+
 def _undefined(d: Diagnostic, ev: Evidence) -> str | None:
     if d.symbol is None:
         return None
-    if d.linker in ("gnu-ld", "gold", None):
-        order = _order_problem(d, ev.archives)
-        if order:
-            return order
     own = _missing_from_own_archive(d, ev.native) or _not_in_built_archives(d, ev.native)
     if own:
         return own
@@ -61,28 +71,6 @@ def _undefined(d: Diagnostic, ev: Evidence) -> str | None:
         f"Nothing on the link line defines `{d.shown_symbol}`{where}. Link the library that "
         "provides it (`cargo::rustc-link-lib=NAME` in the build script, or `-lNAME`), or check "
         "that the feature or cfg that compiles it in is enabled."
-    )
-
-
-def _order_problem(d: Diagnostic, archives: Sequence[LinkArchive]) -> str | None:
-    """GNU ld and gold search each archive once, left to right; lld and mold do not care."""
-    assert d.symbol is not None
-    definers = [a for a in archives if d.symbol in archive_symbols(a.path)]
-    if not definers:
-        return None
-    definer = definers[-1]
-    user = None
-    if d.referenced_from:
-        user = next((a for a in archives if a.path.name in d.referenced_from), None)
-    if user is not None and definer.position > user.position:
-        return None
-    after = f" `{user.spelling}`" if user else " the objects that need it"
-    return (
-        f"`{d.shown_symbol}` is defined in `{definer.spelling}` ({definer.path.name}), which comes "
-        f"before{after} on the link line: GNU ld searches each archive once, left to right. "
-        f"Move `{definer.spelling}` after{after}, or wrap both in "
-        "`-Wl,--start-group ... -Wl,--end-group`. (rust-lld and mold accept any order, which "
-        "is why this can pass locally and fail under GNU ld.)"
     )
 
 
@@ -194,6 +182,10 @@ def with_hints(diags: list[Diagnostic], evidence: Evidence | None = None) -> lis
         if d.kind == "dso-missing":
             hint = _dso_missing(d)
         elif d.kind == "undefined-symbol":
+            order = from_undefined(d, ev.archives, ev.args) or _order_from_native(d, ev)
+            if order is not None:
+                out.append(order)
+                continue
             hint = _undefined(d, ev)
         elif d.kind == "library-not-found":
             hint = _library_not_found(d, ev)

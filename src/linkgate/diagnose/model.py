@@ -7,6 +7,10 @@ from typing import Any
 
 KINDS = (
     "undefined-symbol",
+    # An undefined symbol that an archive on the same link line defines, placed
+    # before the archive that needs it (GNU ld and gold search each archive once,
+    # left to right); from lld, a "backward reference detected" warning.
+    "archive-order",
     "dso-missing",
     "library-not-found",
     "duplicate-symbol",
@@ -59,6 +63,11 @@ class Diagnostic:
     # Every referencing object or archive member seen (the first few); the
     # first is ``referenced_from``.
     references: tuple[str, ...] = field(default_factory=tuple)
+    # "error": the link failed of it; "warning": the link succeeded, and another
+    # linker would fail (lld's --warn-backrefs on an archive-order problem).
+    level: str = "error"
+    # archive-order: the two archives in link-line order, the definer first.
+    archives: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def shown_symbol(self) -> str | None:
@@ -69,4 +78,5 @@ class Diagnostic:
         d["examples"] = list(self.examples)
         d["directives"] = [asdict(r) for r in self.directives]
         d["references"] = list(self.references)
+        d["archives"] = list(self.archives)
         return d

@@ -72,7 +72,43 @@ def lines_from_json_line(line: str) -> list[str] | None:
         return None
     lines = linker_lines_from_cargo_message(msg)
     header = link_failure_header(msg)
-    return [header, *lines] if header else lines
+    # The command line goes along so the classifier can read the link's
+    # archives (archive order); it is never classified itself.
+    return [header, *command_line_notes(msg), *lines] if header else lines
+
+
+def command_line_notes(msg: dict[str, Any]) -> list[str]:
+    """rustc's (elided) linker command line among a failed link's notes."""
+    inner = msg.get("message", msg) if msg.get("reason") == "compiler-message" else msg
+    children = inner.get("children") if isinstance(inner, dict) else None
+    return [
+        body for child in children or []
+        if isinstance(child, dict) and isinstance(body := child.get("message"), str) and is_command_line(body)
+    ][:1]
+
+
+_BRACES = re.compile(r"^(?P<head>[^{}]*)\{(?P<items>[^{}]*)\}(?P<tail>[^{}]*)$")
+
+
+def parse_command_line(text: str) -> list[str]:
+    """rustc's printed linker command as words: shell quoting undone, and the
+    rlibs it elides as ``/d/{liba-1,libb-2}.rlib`` spelt out. A ``VAR="x"``
+    prefix (``LC_ALL="C"`` under ``--verbose``) and ``<N object files
+    omitted>`` stay as harmless words."""
+    import shlex
+
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return []
+    out: list[str] = []
+    for w in words:
+        m = _BRACES.match(w)
+        if m is None:
+            out.append(w)
+        else:
+            out.extend(m["head"] + item + m["tail"] for item in m["items"].split(","))
+    return out
 
 
 def link_failure_header(msg: dict[str, Any]) -> str | None:

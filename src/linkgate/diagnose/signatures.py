@@ -36,6 +36,7 @@ TRIGGERS: tuple[str, ...] = (
     ">>> ",  # lld and mold list every reference on lines of their own
     "in function `",  # GNU ld's header over undefined references (also spelt "ld.bfd:")
     "build-script-executed",  # cargo's JSON record of what a build script linked: evidence for hints
+    '"-o" "',  # rustc's quoted linker command line: which archives, in which order
 )
 
 

@@ -35,6 +35,8 @@ class LinkRecord:
     inputs: tuple[dict[str, Any], ...] = ()  # {path, size, mtime_ns} of persistent inputs, at record time
     gate: str | None = None        # the gate and linkgate linker name of the run that made it
     linker: str | None = None
+    added_args: tuple[str, ...] = ()  # what the wrapper appended to rustc's argv (lld's --warn-backrefs)
+    stderr: str | None = None      # the linker's stderr (rustc drops it when the link succeeds)
 
     @property
     def args(self) -> tuple[str, ...]:
@@ -55,6 +57,7 @@ def from_json(doc: dict[str, Any], path: Path) -> LinkRecord:
         args_expanded=tuple(doc["args_expanded"]) if doc.get("args_expanded") is not None else None,
         preserved=dict(doc.get("preserved", {})), inputs=tuple(doc.get("inputs", ())),
         gate=doc.get("gate"), linker=doc.get("linker"),
+        added_args=tuple(doc.get("added_args") or ()), stderr=doc.get("stderr"),
     )
 
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from linkgate.diagnose.model import Diagnostic
 from linkgate.gate import linkinputs
 from linkgate.gate.linkrecord import LINKS_DIR, LinkRecord, read_records
 
@@ -99,6 +100,52 @@ def finish(
         },
     )
     return links
+
+
+def backrefs_flag(args: Sequence[str], program: str) -> list[str]:
+    """What the wrapper appends so an lld link reports archive-order problems
+    (``--warn-backrefs``); the same decision as ``backrefs_flag`` in
+    data/wrapper/linkgate-link.c, for links linkgate runs itself (replay)."""
+    fuse = None
+    for a in args:
+        if a.startswith("-fuse-ld="):
+            fuse = a[len("-fuse-ld="):]
+        if "--fatal-warnings" in a or "warn-backrefs" in a:
+            return []  # the flag would fail a passing link, or is already there
+    if fuse is not None:
+        return ["-Wl,--warn-backrefs"] if fuse.endswith("lld") else []
+    return ["--warn-backrefs"] if os.path.basename(program) in ("ld.lld", "rust-lld", "lld") else []
+
+
+def archive_order(tdir: Path, since: float) -> tuple[list[Diagnostic], list[str]]:
+    """Archive-order warnings lld gave on this run's links that passed (the wrapper
+    kept their stderr), and the ids of the records that gave them."""
+    from linkgate import diagnose
+
+    found: list[Diagnostic] = []
+    ids: list[str] = []
+    for rec in read_records(tdir, since=since):
+        if rec.exit_status != 0 or _build_script(rec) or "backward reference" not in (rec.stderr or ""):
+            continue
+        lines = (rec.stderr or "").splitlines()
+        for d in diagnose.classify(lines, command_line=list(rec.args), cwd=Path(rec.cwd)):
+            if d.kind != "archive-order":
+                continue
+            ids.append(rec.id)
+            if all(d.archives != f.archives for f in found):
+                found.append(d)
+    return found, ids
+
+
+def failed_link(tdir: Path, since: float) -> LinkRecord | None:
+    """The last link since *since* that the linker failed, as the wrapper recorded
+    it: its command line tells the diagnosis which archives stood in which order."""
+    failed = [r for r in read_records(tdir, since=since) if r.exit_status != 0 and not _build_script(r)]
+    return failed[-1] if failed else None
+
+
+def _build_script(rec: LinkRecord) -> bool:
+    return os.path.basename(rec.output or "").startswith(("build_script_", "build-script-"))
 
 
 def last_run(tdir: Path) -> dict[str, Any] | None:

@@ -7,7 +7,7 @@ from typing import Any
 from linkgate.errors import EXIT_ERROR, EXIT_FINDING, EXIT_OK
 from linkgate.gate.run import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult
 from linkgate.report.markdown import code, fenced
-from linkgate.report.model import Case, Finding, Report
+from linkgate.report.model import Case, Finding, Level, Report
 
 SCHEMA = "linkgate.run/1"
 
@@ -77,13 +77,18 @@ def headline_of(item: dict[str, Any]) -> str:
 
 def findings(r: GateResult) -> list[Finding]:
     if r.verdict == LINKED:
-        return []
+        # A passing link can still carry warnings (lld's archive-order reports).
+        return [
+            Finding(rule=d.kind, level="warning", message=f"{r.gate} [{r.linker}]: {d.message}",
+                    file=_relative(d.build_script), hint=d.hint)
+            for d in r.diagnostics if d.level == "warning"
+        ]
     out: list[Finding] = []
     for d in r.diagnostics:
         out.append(
             Finding(
                 rule=d.kind,
-                level="error",
+                level="warning" if d.level == "warning" else "error",
                 message=f"{r.gate} [{r.linker}]: {d.message}",
                 file=_relative(d.build_script),
                 hint=d.hint,
@@ -234,7 +239,8 @@ def report_from_results(items: list[dict[str, Any]]) -> Report:
     for i in items:
         where = f"{i['gate']} [{i['linker']}]"
         for d in i["diagnostics"]:
-            found.append(Finding(rule=d["kind"], level="error", message=f"{where}: {d['message']}",
+            level: Level = "warning" if d.get("level") == "warning" else "error"
+            found.append(Finding(rule=d["kind"], level=level, message=f"{where}: {d['message']}",
                                  file=_relative(d.get("build_script")), hint=d.get("hint")))
         if i["verdict"] != LINKED and not i["diagnostics"]:
             detail = (i.get("linker_output") or i.get("messages") or [""])[0]

@@ -200,6 +200,8 @@ def run_gate(
                 build_scripts=result.build_scripts, cwd=cwd, artifacts=[a.to_dict() for a in result.linked],
             )
             recorded = True
+            if result.verdict == LINKED:
+                _archive_order(result, gate, record_since)
     except LinkgateError as exc:
         result.verdict = ERROR
         result.messages.append(exc.render())
@@ -209,6 +211,41 @@ def run_gate(
         result.link_s = measure.link_seconds(result.links, result.started_at, result.started_at + result.duration_s)
     result.directives_digest = measure.directives_digest(result.build_scripts, result.target_dir)
     return result
+
+
+def _archive_order(result: GateResult, gate: Gate, since: float) -> None:
+    found, ids = recording.archive_order(Path(result.target_dir), since)
+    judge_archive_order(result, gate, found, ids)
+
+
+def judge_archive_order(result: GateResult, gate: Gate, found: list[Any], ids: list[str]) -> None:
+    """lld linked, and said an archive stands before the archive that needs it
+    (``--warn-backrefs``, added by the wrapper or by replay): GNU ld and gold
+    fail that line. A warning on the result, or with ``archive-order = "fail"``
+    a link failure. *ids*: the link records (``links[].record``) that said so."""
+    from dataclasses import replace
+
+    from linkgate import diagnose
+    from linkgate.cargo.buildscript import read_build_script_output
+
+    if not found:
+        return
+    outputs = [read_build_script_output(Path(o), p) for p, o in result.build_scripts if o]
+    found = diagnose.attach_recipe(found, [o for o in outputs if o is not None])
+    if gate.archive_order == "fail":
+        result.verdict = LINK_FAILED
+        result.proven = False
+        result.diagnostics = [replace(d, level="error") for d in found]
+        result.linker_lines = [ex for d in found for ex in d.examples]
+        result.failed_targets = sorted({
+            f"{ln.get('target') or ln.get('output')} (archive order)" for ln in result.links if ln.get("record") in ids
+        })
+        result.messages.append("the link passed under lld, which ignores archive order; this gate sets "
+                               "archive-order = \"fail\", so an archive-order problem fails it")
+        return
+    result.diagnostics.extend(found)
+    for d in found:
+        result.warnings.append(f"archive-order: {d.message}. {d.hint or ''}".rstrip())
 
 
 def _build(argv: list[str], cwd: Path, env: dict[str, str], progress: Progress | None) -> tuple[BuildLog, int, str]:
@@ -333,7 +370,7 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
                 # said nothing it knows, the failure is still reported (unknown).
                 classified.extend([err.message, *block] if err.message not in block else block)
         result.linker_lines = lines
-        result.diagnostics = _diagnostics(classified, log)
+        result.diagnostics = _diagnostics(classified, log, result)
         result.messages.extend(
             e.rendered.strip().splitlines()[0] for e in log.errors if not e.is_link
         )
@@ -372,7 +409,7 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
     result.proven = bool(result.linked)
 
 
-def _diagnostics(lines: list[str], log: BuildLog) -> list[Any]:
+def _diagnostics(lines: list[str], log: BuildLog, result: GateResult) -> list[Any]:
     from linkgate import diagnose
 
     from linkgate.cargo.buildscript import (
@@ -389,7 +426,12 @@ def _diagnostics(lines: list[str], log: BuildLog) -> list[Any]:
         native += diagnose.native_archives(
             package_name(b.package_id), b.linked_libs, b.linked_paths, str(script) if script else None
         )
-    diags = diagnose.classify(lines, native=native)
+    # The failed link's full command line, when the wrapper recorded it
+    # (rustc's note elides it): which archives stood in which order.
+    rec = recording.failed_link(Path(result.target_dir), result.started_at)
+    diags = diagnose.classify(
+        lines, native=native, command_line=list(rec.args) if rec else None, cwd=Path(rec.cwd) if rec else None
+    )
     if not diags:
         return diags
     outputs = [read_build_script_output(Path(b.out_dir), b.package_id) for b in log.build_scripts if b.out_dir]

@@ -54,6 +54,7 @@ class Attempt:
     stderr: str
     output: str
     seconds: float
+    args: tuple[str, ...] = ()  # the arguments linked (the recorded ones, or a sweep's variant)
 
     @property
     def ok(self) -> bool:
@@ -130,14 +131,20 @@ def attempt(
     cmd = command.build(link.record, str(out), args=args, scratch=scratch, extra=extra)
     t0 = time.monotonic()
     done = proc.run(cmd.argv, cwd=cmd.cwd, env=cmd.env, check=False)
-    return Attempt(link, done.returncode, done.stdout, done.stderr, str(out), time.monotonic() - t0)
+    used = tuple(args) if args is not None else tuple(link.record.args)
+    return Attempt(link, done.returncode, done.stdout, done.stderr, str(out), time.monotonic() - t0, used)
 
 
-def diagnostics(lines: list[str], recorded: Recorded) -> list[Any]:
+def diagnostics(lines: list[str], recorded: Recorded, failed: Attempt | None = None) -> list[Any]:
+    """Classified as ``run`` classifies; *failed*'s command line tells which archives stood in which order."""
     from linkgate import diagnose
     from linkgate.cargo.buildscript import read_build_script_output
 
-    diags = diagnose.classify(lines)
+    diags = diagnose.classify(
+        lines,
+        command_line=list(failed.args) if failed else None,
+        cwd=Path(failed.link.record.cwd) if failed else None,
+    )
     outputs = [read_build_script_output(Path(o), p) for p, o in recorded.build_scripts if o]
     return diagnose.attach_recipe(diags, [o for o in outputs if o is not None]) if diags else diags
 
@@ -149,6 +156,7 @@ def result_of(recorded: Recorded, attempts: Sequence[Attempt], started: float) -
         gate=recorded.gate, linker=recorded.linker, verdict=ERROR, target_dir=str(recorded.tdir),
         argv=list(first.argv) if first else [], replayed=True,
     )
+    res.build_scripts = list(recorded.build_scripts)
     res.links = [
         {"output": a.output, "target": a.link.target, "seconds": round(a.seconds, 6),
          "exit_status": a.returncode, "record": a.link.record.id}
@@ -167,7 +175,7 @@ def result_of(recorded: Recorded, attempts: Sequence[Attempt], started: float) -
                 blocks.append(block)
                 lines.extend(block)
         res.linker_lines = lines
-        res.diagnostics = diagnostics(lines, recorded)
+        res.diagnostics = diagnostics(lines, recorded, failed[0])
     else:
         res.verdict = LINKED
         res.proven = True
@@ -178,10 +186,36 @@ def result_of(recorded: Recorded, attempts: Sequence[Attempt], started: float) -
     return res
 
 
+def archive_order(attempts: Sequence[Attempt]) -> tuple[list[Any], list[str]]:
+    """lld's archive-order reports on the attempts that linked (see ``backrefs_flag``)."""
+    from linkgate import diagnose
+
+    found: list[Any] = []
+    ids: list[str] = []
+    for a in attempts:
+        if not a.ok or "backward reference" not in a.stderr:
+            continue
+        for d in diagnose.classify(a.stderr.splitlines(), command_line=list(a.args), cwd=Path(a.link.record.cwd)):
+            if d.kind == "archive-order":
+                ids.append(a.link.record.id)
+                if all(d.archives != f.archives for f in found):
+                    found.append(d)
+    return found, ids
+
+
 def replay_gate(config: Config, gate: Gate, linker: str) -> GateResult:
+    from linkgate.gate.run import judge_archive_order
+
     started = time.monotonic()
     recorded = load(config, gate, linker)
     require_fresh(recorded)
     with tempfile.TemporaryDirectory(prefix="linkgate-replay-") as tmp:
-        attempts = [attempt(link, Path(tmp)) for link in recorded.links]
-        return result_of(recorded, attempts, started)
+        # The wrapper added --warn-backrefs to lld links; a replay does the same.
+        attempts = [
+            attempt(link, Path(tmp), extra=recording.backrefs_flag(link.record.args, link.record.linker_program))
+            for link in recorded.links
+        ]
+        result = result_of(recorded, attempts, started)
+        if result.verdict == LINKED:
+            judge_archive_order(result, gate, *archive_order(attempts))
+        return result

@@ -149,7 +149,7 @@ class LinkerSweep:
 
     def _failure(self, failed: Attempt) -> tuple[str | None, str | None]:
         lines = [ln for ln in failed.stderr.splitlines() if ln.strip()]
-        diags = diagnostics(lines, self.recorded)
+        diags = diagnostics(lines, self.recorded, failed)
         if not diags:
             return "unknown", None
         return diags[0].kind, diags[0].shown_symbol

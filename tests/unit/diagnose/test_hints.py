@@ -21,11 +21,40 @@ def test_archive_order_problem_is_named(tmp_path: Path) -> None:
     subprocess.run(["ar", "rcs", "libb.a", "b.o"], cwd=tmp_path, check=True)
     text = (CORPUS / "gnu-ld/archive-order.txt").read_text()
     (d,) = classify_text(text, command_line=["cc", "main.o", "-L.", "-lb", "-la"], cwd=tmp_path)
-    assert "order" not in d.kind
-    assert "`-lb`" in (d.hint or "") and "--start-group" in (d.hint or "")
+    # Archive order, never "nothing defines": libb.a is on the line and defines b_fn.
+    assert d.kind == "archive-order"
+    assert "Nothing" not in d.message + (d.hint or "")
+    # The message names both archives in their order; the hint says which to move.
+    assert "`-lb` (libb.a)" in d.message and "`-la` (liba.a)" in d.message
+    assert d.message.index("`-lb` (libb.a) then") < d.message.index("then `-la`")
+    assert "Move `-lb` after `-la`" in (d.hint or "") and "--start-group" in (d.hint or "")
+    assert [Path(a).name for a in d.archives] == ["libb.a", "liba.a"]
     # In the right order there is no order problem to report.
     (d,) = classify_text(text, command_line=["cc", "main.o", "-L.", "-la", "-lb"], cwd=tmp_path)
+    assert d.kind == "undefined-symbol"
     assert "--start-group" not in (d.hint or "")
+
+
+def test_archive_order_from_rustc_command_line_in_the_log(tmp_path: Path) -> None:
+    """explain: the link line is in the log (rustc's note), so the order is read from there."""
+    (tmp_path / "a.c").write_text("int b_fn(void);\nint a_fn(void) { return b_fn(); }\n")
+    (tmp_path / "b.c").write_text("int b_fn(void) { return 2; }\n")
+    subprocess.run(["gcc", "-c", "a.c", "b.c"], cwd=tmp_path, check=True)
+    subprocess.run(["ar", "rcs", "liba.a", "a.o"], cwd=tmp_path, check=True)
+    subprocess.run(["ar", "rcs", "libb.a", "b.o"], cwd=tmp_path, check=True)
+    log = (
+        "error: linking with `cc` failed: exit status: 1\n"
+        f'  = note:  "cc" "-m64" "<3 object files omitted>" "/t/deps/{{libapp-1,libsys-2}}.rlib" "-lb" "-la" "-L" "{tmp_path}" "-o" "/t/x"\n'
+        "  = note: some arguments are omitted. use `--verbose` to show all linker arguments\n"
+        f"  = note: /usr/bin/ld: {tmp_path}/liba.a(a.o): in function `a_fn':\n"
+        "          a.c:(.text+0x5): undefined reference to `b_fn'\n"
+    )
+    (d,) = classify_text(log)
+    assert d.kind == "archive-order"
+    assert "Move `-lb` after `-la`" in (d.hint or "")
+    # Without the command line, the same log is an undefined symbol and no more.
+    (d,) = classify_text("\n".join(ln for ln in log.splitlines() if '"cc"' not in ln))
+    assert d.kind == "undefined-symbol"
 
 
 def test_library_not_found_lists_search_paths() -> None:

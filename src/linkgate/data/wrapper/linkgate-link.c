@@ -185,19 +185,104 @@ static char *links_dir(void) {
     return strdup(exe);
 }
 
+/* The argument that makes an lld link report archive-order problems
+ * (--warn-backrefs: each reference GNU ld would leave undefined because the
+ * defining archive comes earlier), or NULL when the link is not lld's or the
+ * flag could change its outcome. rustc's default on x86_64 Linux is
+ * "-fuse-ld=lld" with rust-lld first on the -B path; a linkgate "lld" adds
+ * "-fuse-ld=lld" last (the last -fuse-ld wins). A linker that is itself lld
+ * (ld.lld, rust-lld) takes the flag bare. Under --fatal-warnings it would
+ * turn a passing link into a failure: never. The same decision is made in
+ * Python for replays (linkgate.gate.backrefs.flags). */
+static const char *backrefs_flag(const char *real, strvec *flat) {
+    const char *fuse = NULL;
+    for (size_t i = 0; i < flat->n; i++) {
+        const char *a = flat->v[i];
+        if (strncmp(a, "-fuse-ld=", 9) == 0) fuse = a + 9;
+        if (strstr(a, "--fatal-warnings") || strstr(a, "warn-backrefs")) return NULL;
+    }
+    if (fuse) {
+        size_t n = strlen(fuse);
+        return (n >= 3 && strcmp(fuse + n - 3, "lld") == 0) ? "-Wl,--warn-backrefs" : NULL;
+    }
+    const char *base = strrchr(real, '/');
+    base = base ? base + 1 : real;
+    if (strcmp(base, "ld.lld") == 0 || strcmp(base, "rust-lld") == 0 || strcmp(base, "lld") == 0)
+        return "--warn-backrefs";
+    return NULL;
+}
+
+/* Like json_str, but every byte above 0x7f as \u00XX: a linker's stderr may
+ * hold any bytes (a symbol, a path), and the record must stay valid JSON. */
+static void json_bytes(FILE *f, const char *s, size_t n) {
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c == '\n') fputs("\\n", f);
+        else if (c < 0x20 || c > 0x7e) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* The linker's stderr kept for the record (rustc drops it on a successful
+ * link): at most this many bytes; everything is still passed on. */
+#define KEEP_STDERR (1 << 20)
+
 int main(int argc, char **argv) {
     const char *real = getenv("LINKGATE_REAL_LINKER");
     if (!real || !*real) real = "cc";
+    strvec flat = {0};
+    int had_file = 0;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '@') had_file = 1;
+        expand(argv[i], &flat, 0);
+    }
+    const char *added = backrefs_flag(real, &flat);
+    char **child_argv = malloc((argc + 2) * sizeof *child_argv);
+    if (!child_argv) _exit(70);
+    for (int i = 0; i < argc; i++) child_argv[i] = argv[i];
+    child_argv[0] = (char *)real;
+    if (added) child_argv[argc++] = (char *)added;
+    child_argv[argc] = NULL;
+    int pipefd[2];
+    int piped = pipe(pipefd) == 0;
     double started = now();
     pid_t pid = fork();
     if (pid == 0) {
-        argv[0] = (char *)real;
-        execvp(real, argv);
+        if (piped) { dup2(pipefd[1], 2); close(pipefd[0]); close(pipefd[1]); }
+        execvp(real, child_argv);
         fprintf(stderr, "linkgate-link: cannot run the linker %s: %s\n", real, strerror(errno));
         _exit(127);
     }
+    if (added) argc--;  /* the record's argv is rustc's, untouched */
     int status = 0;
     if (pid < 0) { perror("linkgate-link: fork"); return 127; }
+    char *err = NULL;
+    size_t err_n = 0;
+    if (piped) {
+        close(pipefd[1]);
+        err = malloc(KEEP_STDERR);
+        char buf[65536];
+        for (;;) {
+            ssize_t n = read(pipefd[0], buf, sizeof buf);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            for (ssize_t off = 0; off < n;) {
+                ssize_t w = write(2, buf + off, n - off);
+                if (w < 0 && errno == EINTR) continue;
+                if (w <= 0) break;
+                off += w;
+            }
+            if (err && err_n < KEEP_STDERR) {
+                size_t take = (size_t)n < KEEP_STDERR - err_n ? (size_t)n : KEEP_STDERR - err_n;
+                memcpy(err + err_n, buf, take);
+                err_n += take;
+            }
+        }
+        close(pipefd[0]);
+    }
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     double ended = now();
     int exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
@@ -207,12 +292,6 @@ int main(int argc, char **argv) {
     if (dir && getcwd(cwd, sizeof cwd)) {
         char id[96];
         snprintf(id, sizeof id, "%.0f-%d", started * 1e6, (int)getpid());
-        strvec flat = {0};
-        int had_file = 0;
-        for (int i = 1; i < argc; i++) {
-            if (argv[i][0] == '@') had_file = 1;
-            expand(argv[i], &flat, 0);
-        }
         char *output = NULL;
         char inputs[128];
         snprintf(inputs, sizeof inputs, "%s.inputs", id);
@@ -259,6 +338,10 @@ int main(int argc, char **argv) {
             fprintf(f, "},\n  \"started\": %.6f,\n  \"ended\": %.6f,\n  \"exit_status\": %d,\n  \"output\": ",
                     started, ended, exit_status);
             if (output) json_str(f, output); else fputs("null", f);
+            fputs(",\n  \"added_args\": [", f);
+            if (added) json_str(f, added);
+            fputs("],\n  \"stderr\": ", f);
+            if (err) json_bytes(f, err, err_n); else fputs("null", f);
             fputs(",\n  \"preserved\": {", f);
             for (size_t i = 0; i < k.from.n; i++) {
                 if (i) fputs(", ", f);
