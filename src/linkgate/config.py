@@ -55,6 +55,12 @@ class Control:
     # { lib = "static=foo" } (a rustc-link-lib value): judged by replay, no file changes.
     drop_directive: str | None = None
     drop_lib: str | None = None
+    # linkers = ["bfd"]: run and judge the control only under these (a subset of the
+    # gate's); empty: every linker of the gate.
+    linkers: tuple[str, ...] = ()
+
+    def runs_under(self, gate_linkers: Sequence[str]) -> tuple[str, ...]:
+        return tuple(ln for ln in gate_linkers if not self.linkers or ln in self.linkers)
 
     @property
     def drops_directive(self) -> bool:
@@ -187,6 +193,7 @@ CONTROL_KEYS: dict[str, str] = {
     "expect-kind": "str",
     "expect-match": "str",
     "drop-directive": "str|table",
+    "linkers": "list[str]",
 }
 DROP_DIRECTIVE_KEYS = {"lib": "str"}
 REPLACE_KEYS = {"pattern": "str", "with": "str"}
@@ -425,7 +432,7 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
             )
         paths_from = PathsFrom(workflow=pf["workflow"], filter=pf["filter"])
     controls = tuple(
-        _build_control(v, loc, i, j, name, c) for j, c in enumerate(raw.get("control", []))
+        _build_control(v, loc, i, j, name, c, linkers) for j, c in enumerate(raw.get("control", []))
     )
     names = [c.name for c in controls]
     for j, cname in enumerate(names):
@@ -460,7 +467,8 @@ def _runner(v: _Validator, raw: Mapping[str, Any], line: int | None, key: str) -
 
 
 def _build_control(
-    v: _Validator, loc: _Locator, gi: int, ci: int, gate: str, raw: Mapping[str, Any]
+    v: _Validator, loc: _Locator, gi: int, ci: int, gate: str, raw: Mapping[str, Any],
+    gate_linkers: tuple[str, ...],
 ) -> Control:
     def line_of(key: str) -> int | None:
         return loc.control(gi, ci, key)
@@ -496,6 +504,7 @@ def _build_control(
         _check_kind(v, raw["expect-kind"], line_of("expect-kind"), f"{where}.expect-kind")
     if replace is not None:
         _check_regex(v, replace[0], line_of("replace"), f"{where}.replace.pattern")
+    linkers = _control_linkers(v, raw, gate_linkers, line_of("linkers"), f"{where}.linkers")
     return Control(
         name=raw["name"],
         file=raw.get("file", ""),
@@ -508,7 +517,31 @@ def _build_control(
         key_lines={k: n for k in raw if (n := line_of(k)) is not None},
         drop_directive=drop[0] if drop else None,
         drop_lib=drop[1] if drop else None,
+        linkers=linkers,
     )
+
+
+def _control_linkers(v: _Validator, raw: Mapping[str, Any], gate_linkers: tuple[str, ...],
+                     line: int | None, key: str) -> tuple[str, ...]:
+    """A control's own linkers: a non-empty subset of its gate's, each once."""
+    if "linkers" not in raw:
+        return ()
+    linkers = tuple(raw["linkers"])
+    if not linkers:
+        raise v.fail("must name at least one linker (or leave linkers out: every linker of the gate)", line, key)
+    for linker in linkers:
+        if linker not in gate_linkers:
+            known = linker in LINKERS
+            raise v.fail(
+                f"linker {linker!r} is not one of the gate's linkers ({', '.join(gate_linkers)})" if known
+                else f"unknown linker {linker!r}",
+                line, key,
+                hint=(f"add {linker!r} to the gate's linkers, or remove it here" if known
+                      else _did_you_mean(linker, gate_linkers) or "choose from: " + ", ".join(gate_linkers)),
+            )
+    if len(set(linkers)) != len(linkers):
+        raise v.fail("a linker is listed twice", line, key)
+    return linkers
 
 
 def _check_links(v: _Validator, gate: Gate, root: Path, line: int | None) -> None:

@@ -5,17 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from linkgate.errors import EXIT_ERROR, EXIT_FINDING, EXIT_OK
-from linkgate.prove.run import CAUGHT, ERROR, ControlOutcome
+from linkgate.prove.run import CAUGHT, ERROR, SKIPPED, ControlOutcome
 from linkgate.report.markdown import code, fenced
 from linkgate.report.model import Case, Finding, Report
 
 SCHEMA = "linkgate.prove/1"
 _STYLE = {CAUGHT: "bold green", "not-reproduced": "bold red", "wrong-failure": "bold yellow",
-          "restore-failed": "bold red", ERROR: "bold magenta"}
+          "restore-failed": "bold red", ERROR: "bold magenta", SKIPPED: "dim"}
 
 
 def exit_code(outcomes: list[ControlOutcome]) -> int:
-    if all(o.outcome == CAUGHT for o in outcomes):
+    # A control with its own linkers is judged only under them; the rest are skipped, not passed.
+    judged = [o for o in outcomes if o.outcome != SKIPPED]
+    if judged and all(o.outcome == CAUGHT for o in judged):
         return EXIT_OK
     if any(o.outcome not in (CAUGHT, ERROR) for o in outcomes):
         return EXIT_FINDING
@@ -38,17 +40,19 @@ def build_report(outcomes: list[ControlOutcome]) -> Report:
     findings = [
         Finding(rule=o.outcome, level="error", message=f"control {o.name} [{o.linker}] on gate {o.gate}: {o.reason}",
                 file=o.file)
-        for o in outcomes if o.outcome != CAUGHT
+        for o in outcomes if o.outcome not in (CAUGHT, SKIPPED)
     ]
     cases = [
         Case(suite="linkgate.prove", name=f"{o.name} [{o.linker}]", ok=o.outcome == CAUGHT,
              message="" if o.outcome == CAUGHT else f"{o.outcome}: {o.reason}", details=o.diff,
-             duration_s=_dur(o))
+             duration_s=_dur(o), skipped=o.outcome == SKIPPED)
         for o in outcomes
     ]
     caught = sum(o.outcome == CAUGHT for o in outcomes)
+    skips = sum(o.outcome == SKIPPED for o in outcomes)
     return Report(command="prove", document=doc, findings=findings, cases=cases,
-                  summary=f"{caught} of {len(outcomes)} (control, linker) pairs caught",
+                  summary=f"{caught} of {len(outcomes) - skips} (control, linker) pairs caught"
+                  + (f", {skips} skipped (the control names other linkers)" if skips else ""),
                   human=render_human, markdown=render_markdown, exit_code=code)
 
 
@@ -90,7 +94,7 @@ def render_markdown(report: Report) -> str:
                    f"{r.get('verdict', '-')} | **{c['outcome']}** | {t:.1f} s |")
     seen = set()
     for c in report.document["controls"]:
-        if c["name"] in seen:
+        if c["name"] in seen or c["outcome"] == SKIPPED:
             continue
         seen.add(c["name"])
         out += ["", f"#### {code(c['name'])}: mutation of {code(c['file'])}", "",

@@ -26,6 +26,7 @@ NOT_REPRODUCED = "not-reproduced"
 WRONG_FAILURE = "wrong-failure"
 RESTORE_FAILED = "restore-failed"
 ERROR = "error"
+SKIPPED = "skipped"  # the control names other linkers: neither run nor judged under this one
 
 Phase = Callable[[str], None]
 
@@ -118,23 +119,39 @@ def prove(
                 controls.require_clean(config, p.rel_path)
         with terminate_as_exception():
             for g, c in selected:
-                if c.drops_directive:
-                    outcomes.extend(_prove_by_replay(config, g, c, phase, on_build))
-                    continue
-                fallback = None
-                if replay:
-                    by_replay, why = _file_control_by_replay(config, plans[c.name], phase, on_build)
-                    if by_replay is not None:
-                        outcomes.extend(by_replay)
-                        continue
-                    fallback = f"--replay: a full run judged it because {why or 'replay could not judge it'}"
-                    phase(f"{c.name}: {fallback}")
-                full = _prove_one(config, repo, plans[c.name], phase, on_build)
-                for out in full:
-                    if fallback:
-                        out.notes.insert(0, fallback)
-                outcomes.extend(full)
+                judged = _prove_control(config, repo, g, c, plans, replay, phase, on_build)
+                outcomes.extend(sorted(judged + skipped(g, c), key=lambda o: g.linkers.index(o.linker)))
     return outcomes
+
+
+def skipped(gate: Gate, control: Any) -> list[ControlOutcome]:
+    """The gate's linkers a control with its own ``linkers`` is not run under, each with why."""
+    named = "[" + ", ".join(control.linkers) + "]"
+    return [
+        ControlOutcome(control.name, gate.name, ln, control.file, "", SKIPPED,
+                       f"the control names linkers = {named}; it is neither run nor judged under {ln}")
+        for ln in gate.linkers if ln not in control.runs_under(gate.linkers)
+    ]
+
+
+def _prove_control(
+    config: Config, repo: Repository, g: Gate, c: Any, plans: dict[str, controls.PlannedMutation],
+    replay: bool, phase: Phase, on_build: Any,
+) -> list[ControlOutcome]:
+    if c.drops_directive:
+        return _prove_by_replay(config, g, c, phase, on_build)
+    fallback = None
+    if replay:
+        by_replay, why = _file_control_by_replay(config, plans[c.name], phase, on_build)
+        if by_replay is not None:
+            return by_replay
+        fallback = f"--replay: a full run judged it because {why or 'replay could not judge it'}"
+        phase(f"{c.name}: {fallback}")
+    full = _prove_one(config, repo, plans[c.name], phase, on_build)
+    for out in full:
+        if fallback:
+            out.notes.insert(0, fallback)
+    return full
 
 
 def _prove_one(
@@ -142,10 +159,11 @@ def _prove_one(
 ) -> list[ControlOutcome]:
     gate, control = p.gate, p.control
     package = controls.package_of(config, p.rel_path) if gate.is_cargo else None
-    results = {ln: ControlOutcome(control.name, gate.name, ln, p.rel_path, p.diff()) for ln in gate.linkers}
+    linkers = control.runs_under(gate.linkers)
+    results = {ln: ControlOutcome(control.name, gate.name, ln, p.rel_path, p.diff()) for ln in linkers}
     blind: dict[str, bool] = {}
     scope = (
-        caches.scope_for(config.root, p.rel_path, [layout.target_dir(config, gate, ln) for ln in gate.linkers])
+        caches.scope_for(config.root, p.rel_path, [layout.target_dir(config, gate, ln) for ln in linkers])
         if gate.is_cargo else None
     )
     printed: dict[str, list[tuple[str, str]]] = {}
@@ -238,7 +256,7 @@ def _prove_by_replay(
 
     match = match or replay_controls.matcher(control)
     outcomes = []
-    for ln in gate.linkers:
+    for ln in control.runs_under(gate.linkers):
         out = ControlOutcome(control.name, gate.name, ln, "", "", replayed=True)
         phase(f"{control.name} [{ln}]: replaying the recorded links without the directive")
         try:
@@ -329,4 +347,4 @@ def _expectation_problem(control: Any, res: GateResult) -> str | None:
     return None
 
 
-__all__ = ["prove", "ControlOutcome", "judge"]
+__all__ = ["prove", "ControlOutcome", "judge", "skipped"]
