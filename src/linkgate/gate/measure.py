@@ -99,16 +99,26 @@ def link_seconds(links: Iterable[Mapping[str, Any]], start: float, end: float) -
 _PKG_ID = re.compile(r"^(?:[a-z+]+\+)?(?P<url>[^#]*)(?:#(?P<frag>.*))?$")
 
 
-def directives_digest(build_scripts: Iterable[tuple[str, str]], target_dir: str) -> str | None:
+# A unit's directory in cargo's layout, "build/<package>-<16 hex>": the hash
+# covers the rustflags, and linkgate's linkers differ in those, so the same
+# build script's out dir has another name under each linker.
+_UNIT_DIR = re.compile(r"(/build/[^/\s]+?)-[0-9a-f]{16}(?=/|$)")
+
+
+def directives_digest(
+    build_scripts: Iterable[tuple[str, str]], target_dir: str, root: str | None = None
+) -> str | None:
     """A short digest of every link directive the build scripts emitted, or None.
 
-    Paths under the target dir and under the package's own directory are
-    replaced by placeholders, so the same recipe gives the same digest on every
-    machine and in every target dir; a directive naming e.g. /usr/local/cuda
-    keeps its path, because that is part of the recipe.
+    Paths under the target dir, the package's own directory and the checkout
+    (*root*) are replaced by placeholders, and a unit directory's hash by
+    ``$HASH``, so the same recipe gives the same digest under every linker, on
+    every machine and in every checkout; a directive naming e.g.
+    /usr/local/cuda keeps its path, because that is part of the recipe.
     """
     from linkgate.cargo.buildscript import read_build_script_output
 
+    # Longest first: the target dir and the package usually lie inside the checkout.
     lines: set[str] = set()
     for package_id, out_dir in build_scripts:  # (package_id, out_dir), as GateResult keeps them
         if not out_dir:
@@ -117,14 +127,23 @@ def directives_digest(build_scripts: Iterable[tuple[str, str]], target_dir: str)
         if out is None:
             continue
         name, pkg_dir = _package(package_id)
+        places = [(out_dir, "$OUT_DIR"), (target_dir, "$TARGET")]
+        places += [(p, "$PKG") for p in (pkg_dir,) if p] + [(r, "$ROOT") for r in (root,) if r]
+        places = [(os.path.normpath(p), tag) for p, tag in places]
+        places += [(os.path.realpath(p), tag) for p, tag in places if os.path.realpath(p) != p]
+        places.sort(key=lambda pt: -len(pt[0]))
         for d in out.link_directives():
-            value = d.value.replace(target_dir, "$TARGET")
-            if pkg_dir:
-                value = value.replace(pkg_dir, "$PKG")
-            lines.add(f"{name}\t{d.key}\t{value}")
+            lines.add(f"{name}\t{d.key}\t{_normalised(d.value, places)}")
     if not lines:
         return None
     return hashlib.sha256("\n".join(sorted(lines)).encode()).hexdigest()[:16]
+
+
+def _normalised(value: str, places: list[tuple[str, str]]) -> str:
+    for path, tag in places:
+        # Whole path components only: /tmp/a is not a prefix of /tmp/ab.
+        value = re.sub(re.escape(path) + r"(?![^/\s,:;=])", tag, value)
+    return _UNIT_DIR.sub(r"\1-$HASH", value)
 
 
 def _package(package_id: str) -> tuple[str, str | None]:

@@ -209,7 +209,7 @@ def run_gate(
     if recorded:
         # Clipped to this run's own span: compile + link never exceeds the wall time.
         result.link_s = measure.link_seconds(result.links, result.started_at, result.started_at + result.duration_s)
-    result.directives_digest = measure.directives_digest(result.build_scripts, result.target_dir)
+    result.directives_digest = measure.directives_digest(result.build_scripts, result.target_dir, str(config.root))
     return result
 
 

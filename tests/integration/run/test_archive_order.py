@@ -93,14 +93,24 @@ def test_archive_order_fail_makes_the_lld_link_a_failure(ordersys, capsys):
     assert [(d["kind"], d["level"]) for d in res["diagnostics"]] == [("archive-order", "error")]
 
 
-def test_right_order_carries_no_archive_order(ordersys, capsys):
+def test_right_order_carries_no_archive_order(ordersys, capsys, tmp_path, monkeypatch):
     script = ordersys / "ordsys/build.rs"
     script.write_text(script.read_text().replace(WRONG, RIGHT))
+    digests = {}
     for linker in ("default", "bfd"):
         rc, doc = _run(capsys, "--linker", linker)
         (res,) = doc["results"]
         assert rc == 0 and res["verdict"] == "linked", (linker, res)
         assert res["diagnostics"] == [] and res["warnings"] == [], linker
+        digests[linker] = res["directives_digest"]
+    # The same recipe, the same digest: under both linkers (each has its own
+    # target dir, and the out dir's hash differs) and in another checkout.
+    assert digests["default"] is not None and digests["default"] == digests["bfd"]
+    other = tmp_path / "second-checkout"
+    shutil.copytree(ordersys, other, ignore=shutil.ignore_patterns("target"))
+    monkeypatch.chdir(other)
+    rc, doc = _run(capsys, "--linker", "default")
+    assert doc["results"][0]["directives_digest"] == digests["default"]
 
 
 def test_control_expecting_archive_order_is_caught_under_gnu_ld(ordersys, capsys):

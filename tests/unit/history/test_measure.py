@@ -76,3 +76,34 @@ def test_no_link_directive_means_no_digest(tmp_path: Path) -> None:
     run = build_output(tmp_path, "/src/zsys", ["cargo:rerun-if-changed=build.rs"])
     assert directives_digest([run], str(tmp_path)) is None
     assert directives_digest([], str(tmp_path)) is None
+
+
+def test_digest_is_the_same_under_every_linker_and_checkout(tmp_path: Path) -> None:
+    """Each linker has its own target dir, and cargo names a build script's out dir
+    with a hash of the rustflags, so the same recipe's -L path differs per linker."""
+    def digest(base: Path, linker: str, unit_hash: str) -> str | None:
+        tdir = base / "target" / "linkgate" / "calls" / linker
+        out_dir = tdir / "debug" / "build" / f"zsys-{unit_hash}" / "out"
+        out_dir.mkdir(parents=True)
+        (out_dir.parent / "output").write_text(
+            f"cargo:rustc-link-search=native={out_dir}\n"
+            f"cargo:rustc-link-search=native={base}/vendor/prebuilt\n"  # in the checkout, outside the package
+            f"cargo:rustc-link-arg=-Wl,-rpath,{tdir}/debug/build/other-{unit_hash[::-1]}/out\n"
+            "cargo:rustc-link-lib=static=zlite\n"
+        )
+        run = (f"path+file://{base}/zsys#0.1.0", str(out_dir))
+        return directives_digest([run], str(tdir), str(base))
+
+    first = digest(tmp_path / "a", "default", "c4a0ae64a44d1b06")
+    assert first is not None
+    assert digest(tmp_path / "a", "bfd", "561c82e2045efbf9") == first
+    assert digest(tmp_path / "elsewhere", "bfd", "0123456789abcdef") == first
+    # A path outside the checkout and the target dir is part of the recipe.
+    other = tmp_path / "b"
+    assert digest(other, "default", "c4a0ae64a44d1b06") == first
+    (other / "target/linkgate/calls/gold/debug/build/zsys-aaaaaaaaaaaaaaaa").mkdir(parents=True)
+    out = other / "target/linkgate/calls/gold/debug/build/zsys-aaaaaaaaaaaaaaaa"
+    (out / "output").write_text("cargo:rustc-link-search=native=/opt/zlite/lib\ncargo:rustc-link-lib=static=zlite\n")
+    changed = directives_digest([(f"path+file://{other}/zsys#0.1.0", str(out / "out"))],
+                                str(other / "target/linkgate/calls/gold"), str(other))
+    assert changed != first
