@@ -131,6 +131,8 @@ def case(r: GateResult) -> Case:
 def render_human(report: Report, console: Any) -> None:
     from linkgate.console import escape
 
+    hints = _hints_by_problem(report.document["results"])
+    hinted: set[str] = set()
     for item in report.document["results"]:
         r = _Row(item)
         style = _STYLE.get(r.verdict, "bold magenta")
@@ -144,11 +146,12 @@ def render_human(report: Report, console: Any) -> None:
         if r.verdict == COMPILE_FAILED:
             console.print(f"{'':16}[yellow]{headline_of(item)}[/]", highlight=False)
         for a in item["linked"]:
-            console.print(f"{'':16}linked {a['target']} ({a['kind']}): {a['path']}", highlight=False, markup=False)
+            where = f": {a['path']}" if a["path"] else ""
+            console.print(f"{'':16}linked {a['target']} ({a['kind']}){where}", highlight=False, markup=False)
         if item["forced_relink"]:
             console.print(f"{'':16}[dim]cargo found everything fresh; linkgate deleted the executable and relinked it[/]")
         if item["verdict"] == LINK_FAILED:
-            _render_failure(item, console)
+            _render_failure(item, console, hints, hinted)
         for m in item["messages"]:
             for ln in m.splitlines()[:20]:
                 console.print(f"{'':16}{ln}", highlight=False, markup=False)
@@ -159,7 +162,23 @@ def render_human(report: Report, console: Any) -> None:
     console.print(f"[{style}]{status.upper()}[/]: {escape(report.summary)}", highlight=False)
 
 
-def _render_failure(item: dict[str, Any], console: Any) -> None:
+def _hints_by_problem(results: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Each distinct hint, and where it applies: the linkers (``gate [linker]``
+    when several gates share it). The same defect under five linkers is one
+    problem with one remedy, stated once rather than five times."""
+    where: dict[str, list[tuple[str, str]]] = {}
+    for item in results:
+        for d in item["diagnostics"]:
+            if d.get("hint") and (item["gate"], item["linker"]) not in where.setdefault(d["hint"], []):
+                where[d["hint"]].append((item["gate"], item["linker"]))
+    out = {}
+    for hint, pairs in where.items():
+        gates = {g for g, _ in pairs}
+        out[hint] = [ln for _, ln in pairs] if len(gates) == 1 else [f"{g} [{ln}]" for g, ln in pairs]
+    return out
+
+
+def _render_failure(item: dict[str, Any], console: Any, hints: dict[str, list[str]], shown: set[str]) -> None:
     """What a maintainer needs first: which target, what the linker said, which directive, which script."""
     from linkgate.console import escape
 
@@ -183,8 +202,11 @@ def _render_failure(item: dict[str, Any], console: Any) -> None:
                 scripts.append(rl["build_script"])
         for script in scripts:
             console.print(f"{pad}  build script: {escape(script)}", highlight=False)
-        if d.get("hint"):
-            console.print(f"{pad}  [cyan]hint:[/] {escape(d['hint'])}", highlight=False)
+        if d.get("hint") and d["hint"] not in shown:
+            shown.add(d["hint"])
+            applies = hints.get(d["hint"], [])
+            label = f"hint ({', '.join(applies)})" if len(applies) > 1 else "hint"
+            console.print(f"{pad}  [cyan]{escape(label)}:[/] {escape(d['hint'])}", highlight=False)
     lines = item["linker_output"]
     if lines:
         by_rustc = bool(item["diagnostics"]) and all(d.get("linker") == "rustc" for d in item["diagnostics"])
@@ -214,8 +236,9 @@ def render_markdown(report: Report) -> str:
         )
     for item in report.document["results"]:
         if item["verdict"] == LINK_FAILED:
-            failed = ", ".join(item["failed_targets"]) or "?"
-            lines += ["", f"<details><summary>{item['gate']} [{item['linker']}]: {failed} failed to link</summary>", ""]
+            failed = ", ".join(item["failed_targets"])
+            what = f"{failed} failed to link" if failed else "a link failed"
+            lines += ["", f"<details><summary>{item['gate']} [{item['linker']}]: {what}</summary>", ""]
             for d in item["diagnostics"]:
                 lines.append(f"- **{d['kind']}**: {code(d['message'])}")
                 lines += ["  - directive " + code(f"cargo::{r['key']}={r['value']}") for r in d.get("directives") or []]

@@ -55,7 +55,7 @@ class RepositoryLock:
 
     def _held(self, holders: list[tuple[int, bool]], shared: bool) -> LockHeld:
         writers = [pid for pid, exclusive in holders if exclusive]
-        pids = ", ".join(str(p) for p in (writers or [p for p, _ in holders])) or "?"
+        pids = ", ".join(str(p) for p in (writers or [p for p, _ in holders]))
         if writers or shared:
             what = "is mutating files in"
             hint = ("wait for it to finish; building now would link its mutated tree"
@@ -64,7 +64,8 @@ class RepositoryLock:
             what = "is building in"
             hint = "wait for it to finish; prove would mutate files under its build"
         plural = "es" if "," in pids else ""
-        return LockHeld(f"another linkgate process{plural} (pid {pids}) {what} {self.root}", hint=hint)
+        which = f" (pid {pids})" if pids else ""
+        return LockHeld(f"another linkgate process{plural}{which} {what} {self.root}", hint=hint)
 
     def release(self) -> None:
         if self._fd is not None:

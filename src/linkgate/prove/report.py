@@ -39,7 +39,7 @@ def build_report(outcomes: list[ControlOutcome]) -> Report:
            "controls": [o.to_dict() for o in outcomes]}
     findings = [
         Finding(rule=o.outcome, level="error", message=f"control {o.name} [{o.linker}] on gate {o.gate}: {o.reason}",
-                file=o.file)
+                file=o.file or None)
         for o in outcomes if o.outcome not in (CAUGHT, SKIPPED)
     ]
     cases = [
@@ -66,7 +66,7 @@ def render_human(report: Report, console: Any) -> None:
     for c in report.document["controls"]:
         style = _STYLE.get(c["outcome"], "bold")
         console.print(f"[{style}]{c['outcome']:>15}[/]  [bold]{escape(c['name'])}[/] \\[{c['linker']}] "
-                      f"on gate {escape(c['gate'])} ({c['file']})")
+                      f"on gate {escape(c['gate'])}" + (f" ({escape(c['file'])})" if c["file"] else ""))
         console.print(f"{'':17}{escape(c['reason'])}")
         for phase in ("mutated", "restored"):
             sub = c[phase]
@@ -97,8 +97,10 @@ def render_markdown(report: Report) -> str:
         if c["name"] in seen or c["outcome"] == SKIPPED:
             continue
         seen.add(c["name"])
-        out += ["", f"#### {code(c['name'])}: mutation of {code(c['file'])}", "",
-                *fenced(c["mutation"].rstrip().splitlines(), "diff")]
+        head = f"#### {code(c['name'])}" + (f": mutation of {code(c['file'])}" if c["file"] else "")
+        out += ["", head, ""]
+        if c["mutation"].strip():
+            out += fenced(c["mutation"].rstrip().splitlines(), "diff")
         for k in report.document["controls"]:
             if k["name"] != c["name"]:
                 continue

@@ -157,13 +157,15 @@ def result_of(recorded: Recorded, attempts: Sequence[Attempt], started: float) -
         argv=list(first.argv) if first else [], replayed=True,
     )
     res.build_scripts = list(recorded.build_scripts)
+    # The outputs lived in a temporary directory that is gone by the time anyone
+    # reads the report: no path is given rather than one that leads nowhere.
     res.links = [
-        {"output": a.output, "target": a.link.target, "seconds": round(a.seconds, 6),
+        {"output": None, "target": a.link.target, "seconds": round(a.seconds, 6),
          "exit_status": a.returncode, "record": a.link.record.id}
         for a in attempts
     ]
     failed = [a for a in attempts if not a.ok]
-    res.linked = [LinkedArtifact(a.link.target, a.link.kind, a.output, a.link.kind == "test") for a in attempts if a.ok]
+    res.linked = [LinkedArtifact(a.link.target, a.link.kind, "", a.link.kind == "test") for a in attempts if a.ok]
     if failed:
         res.verdict = LINK_FAILED
         res.failed_targets = sorted({f"{a.link.target} ({a.link.kind})" for a in failed})
@@ -180,7 +182,8 @@ def result_of(recorded: Recorded, attempts: Sequence[Attempt], started: float) -
         res.verdict = LINKED
         res.proven = True
     res.messages.append(
-        f"replayed {len(attempts)} recorded link(s) without cargo; outputs went to a temporary directory"
+        f"replayed {len(attempts)} recorded link(s) without cargo; their outputs were deleted with the temporary "
+        "directory they were written to"
     )
     res.duration_s = time.monotonic() - started
     return res

@@ -121,9 +121,9 @@ def resolve(base: str | None, head: str | None, env: Mapping[str, str] | None = 
     if event in PR_EVENTS:
         sha = _sha(doc, "pull_request", "base", "sha")
         if sha:
-            number = (doc.get("pull_request") or {}).get("number", "?")
-            number = number if isinstance(number, int) else "?"
-            return Comparison(sha, head, reason=f"pull request #{number}: changes since its base {sha[:12]}")
+            number = (doc.get("pull_request") or {}).get("number")
+            which = f"pull request #{number}" if isinstance(number, int) and not isinstance(number, bool) else "pull request"
+            return Comparison(sha, head, reason=f"{which}: changes since its base {sha[:12]}")
         if base_ref:
             ref = f"origin/{base_ref}"
             return Comparison(ref, head, reason=f"pull request: changes since the merge base with {ref}")

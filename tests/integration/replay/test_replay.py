@@ -113,3 +113,18 @@ def test_replay_reads_the_recorded_response_file(tmp_path):
     done = subprocess.run(cmd.argv, cwd=cmd.cwd, env=cmd.env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "again").is_file()
+
+
+def test_replay_names_no_path_in_its_deleted_temporary_directory(tmp_path, monkeypatch, capsys):
+    ws = copy_demo(tmp_path / "ws")
+    set_linkers(ws, ["bfd"])
+    assert linkgate_json(ws, "run", "-q", monkeypatch=monkeypatch, capsys=capsys)[0] == 0
+    rc, doc = linkgate_json(ws, "replay", "smoke", monkeypatch=monkeypatch, capsys=capsys)
+    assert rc == 0
+    [res] = doc["results"]
+    assert [ln["output"] for ln in res["links"]] == [None] * len(res["links"])
+    assert {a["path"] for a in res["linked"]} == {""}
+    assert main(["replay", "smoke"]) == 0
+    out = capsys.readouterr().out
+    assert "linkgate-replay-" not in out and "linked link_smoke (test)\n" in out
+    assert "their outputs were deleted with the temporary directory" in out

@@ -204,3 +204,18 @@ def test_pull_request_target_judges_the_pull_request_head_not_the_checkout(
     payload = {"pull_request": {"number": 9, "base": {"sha": base}, "head": {"sha": head}}}
     answer, _, _ = should_run(root, tmp_path, monkeypatch, capsys, "pull_request_target", payload)
     assert answer == expected
+
+
+@pytest.mark.parametrize("number", [None, "7", True])
+def test_pull_request_without_a_number_says_no_placeholder(root, tmp_path, monkeypatch, capsys, number):
+    base = git(root, "rev-parse", "HEAD").strip()
+    git(root, "checkout", "-qb", "topic")
+    commit(root, {"build.rs": "// pr\n"}, "pr")
+    pr: dict = {"base": {"sha": base, "ref": "main"}}
+    if number is not None:
+        pr["number"] = number
+    payload = {"pull_request": pr, "repository": {"default_branch": "main"}}
+    answer, err, _ = should_run(root, tmp_path, monkeypatch, capsys, "pull_request", payload)
+    assert answer == "true"
+    assert "#" not in err
+    assert f"pull request: changes since its base {base[:12]}" in err
