@@ -26,3 +26,15 @@ def edit() -> Callable[[Path, str, str], None]:
 
     return _edit
 
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_handlecrashitem(crashitem: str, report: pytest.TestReport, sched: object) -> None:
+    """A test past its time limit ends its xdist worker (pytest-timeout's thread
+    method, which also stops a hang in native code), and xdist reports that only
+    as a crash: say what it may have been."""
+    report.longrepr = (
+        f"{report.longrepr}: a segfault, or a test past its time limit (pytest-timeout, "
+        "`timeout` in pyproject.toml, ends the worker); run it alone with -p no:xdist to see "
+        "which, with every thread's stack"
+    )

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 ORACLE = Path(__file__).resolve().parent / "oracle"
-SETUP = "run .ci/run (or: npm ci --prefix tests/oracle; pip install -e '.[test]')"
+SETUP = "run make test (it runs scripts/test-deps and installs the venv's test extras)"
 
 
 def actionlint(root: Path, *files: Path) -> list[dict[str, Any]]:

@@ -163,6 +163,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return int(rv)
 
 
+def cargo_main(argv: Sequence[str] | None = None) -> int:
+    """``cargo linkgate ARGS``: cargo runs ``cargo-linkgate linkgate ARGS`` (the
+    subcommand's name first, as for cargo-hack and cargo-nextest); drop it."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    return main(args[1:] if args[:1] == ["linkgate"] else args)
+
+
 def _crash(exc: BaseException) -> int:
     """Keep the traceback for the bug report, show the user one line."""
     import os

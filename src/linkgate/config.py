@@ -134,12 +134,19 @@ class Recipe:
 
 
 @dataclass(frozen=True)
+class CiConfig:
+    install: str | None = None     # what the CI job pip-installs linkgate from
+    install_line: int | None = None
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path
     root: Path
     gates: tuple[Gate, ...]
     audit: AuditConfig = AuditConfig()
     recipes: tuple[Recipe, ...] = ()
+    ci: CiConfig = CiConfig()
 
     def select(self, names: Sequence[str]) -> tuple[Gate, ...]:
         if not self.gates:
@@ -209,7 +216,8 @@ RECIPE_KEYS: dict[str, str] = {
     "file": "str",
     "line": "int",
 }
-TOP_KEYS = {"gate": "list[table]", "audit": "table", "recipe": "list[table]"}
+CI_KEYS = {"install": "str"}
+TOP_KEYS = {"gate": "list[table]", "audit": "table", "recipe": "list[table]", "ci": "table"}
 
 
 def _cargo_metadata_table(data: Mapping[str, Any]) -> tuple[Mapping[str, Any], str] | None:
@@ -311,7 +319,7 @@ def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str, root
     v = _Validator(path, loc, prefix)
     v.check_keys(data, TOP_KEYS, "", lambda k: loc.table(k) or loc.key_line(0, 10**9, k))
     raw_gates = data.get("gate", [])
-    if not raw_gates and "audit" not in data and "recipe" not in data:
+    if not raw_gates and not {"audit", "recipe", "ci"} & set(data):
         raise v.fail("no gates configured", 1, "gate", hint="add a [[gate]] table with a name and cargo = [...]")
     gates: list[Gate] = []
     seen: dict[str, int] = {}
@@ -319,7 +327,8 @@ def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str, root
         gates.append(_build_gate(v, loc, i, raw, seen))
     audit = _build_audit(v, loc, data.get("audit", {}))
     recipes = _build_recipes(v, loc, data.get("recipe", []))
-    config = Config(path=path, root=root, gates=tuple(gates), audit=audit, recipes=recipes)
+    ci = _build_ci(v, loc, data.get("ci", {}))
+    config = Config(path=path, root=root, gates=tuple(gates), audit=audit, recipes=recipes, ci=ci)
     # Checked once the root is known: working-directory is relative to it.
     for i, gate in enumerate(config.gates):
         if gate.cargo is not None:
@@ -676,3 +685,66 @@ def _build_recipes(v: _Validator, loc: _Locator, raw: list[Mapping[str, Any]]) -
             )
         )
     return tuple(recipes)
+
+
+def _build_ci(v: _Validator, loc: _Locator, raw: Mapping[str, Any]) -> CiConfig:
+    v.check_keys(raw, CI_KEYS, "ci", lambda k: loc.table("ci", k))
+    if "install" not in raw:
+        return CiConfig()
+    line = loc.table("ci", "install")
+    problem = install_spec_problem(raw["install"])
+    if problem is not None:
+        raise v.fail(problem, line, "ci.install", hint=INSTALL_SPEC_HINT)
+    return CiConfig(install=raw["install"], install_line=line)
+
+
+INSTALL_SPEC_HINT = ("give what `pip install` takes, pinned: e.g. "
+                     "\"git+https://github.com/OWNER/linkgate@<commit>\" or \"linkgate==0.1.0\"")
+# Where a CI runner can fetch from; file: (this machine's disk) it cannot.
+_URL_SCHEMES = ("https", "http", "git+https", "git+http", "git+ssh", "git+git", "hg+https", "hg+ssh")
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def install_spec_problem(spec: str) -> str | None:
+    """Why *spec* cannot be what a CI job pip-installs linkgate from, or None.
+
+    The spec is written into a job's ``run:`` script. It is shell-quoted there,
+    but GitHub evaluates ``${{ }}`` before any shell runs, a line break would
+    end the YAML scalar's line, and a leading ``-`` would make it a pip option
+    (``--index-url`` pointing elsewhere): all three are refused here.
+    """
+    if not spec.strip():
+        return "must not be empty"
+    if "${{" in spec:
+        return "must not contain ${{ (GitHub would evaluate it as an expression in the job)"
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in spec):
+        return "must be one line with no control characters"
+    if spec.lstrip().startswith("-"):
+        return "must not start with '-' (pip would read it as an option)"
+    if spec != spec.strip():
+        return "must not start or end with spaces"
+    if _URL.match(spec):
+        return _url_problem(spec)
+    # PEP 508, as pip reads a requirement: `linkgate==0.1.0`, `linkgate @ URL`.
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        req = Requirement(spec)
+    except InvalidRequirement as exc:
+        return f"is neither a URL nor a pip requirement ({exc})"
+    return _url_problem(req.url) if req.url else None
+
+
+def _url_problem(url: str) -> str | None:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in _URL_SCHEMES:
+        local = parts.scheme == "file" or parts.scheme.endswith("+file")
+        where = "a file on this machine, which a CI runner does not have" if local else f"scheme {parts.scheme!r}"
+        return f"URL {url!r}: {where}; use one of {', '.join(_URL_SCHEMES)}"
+    if not parts.netloc:
+        return f"URL {url!r} names no host"
+    if any(ch.isspace() for ch in url):
+        return f"URL {url!r} contains a space"
+    return None

@@ -28,7 +28,7 @@ class Options:
     cron: str | None = None
     repository: str | None = None
     after: str | None = None       # insert the job after this job id
-    version: str = "0"
+    install: str = ""              # the `pip install` argument of every install step
     command: str = "linkgate ci github"
     matrix: bool = False
     # --check without --history: compare the measured facts as the workflow states
@@ -164,7 +164,7 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
                                 "from this machine's history; compared as written (pass --history FILE to compare "
                                 "them, --write to refresh them)")
     lines = comment.head(gate, opts.trigger, f"{opts.command} {gate.name}") + measured
-    spec = job.JobSpec(gate=gate, trigger=opts.trigger, version=opts.version, repository=opts.repository,
+    spec = job.JobSpec(gate=gate, trigger=opts.trigger, install=opts.install, repository=opts.repository,
                        timeout_minutes=timeout, submodules=index.checks_out_submodules,
                        lockfile_tracked=index.lockfile)
     if opts.trigger == "schedule":

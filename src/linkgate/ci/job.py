@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import re
+import shlex
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,7 @@ _JOB_ID = re.compile(r"[^A-Za-z0-9_-]")
 class JobSpec:
     gate: Gate
     trigger: str                  # every-pr | paths | schedule
-    version: str                  # linkgate version to install
+    install: str                  # what `pip install` installs linkgate from (ci/install.py)
     repository: str | None        # owner/name for the self-hosted guard
     timeout_minutes: int
     filter_job: str | None = None  # the job whose outputs carry the paths filter
@@ -40,13 +41,15 @@ def job_id(gate: Gate) -> str:
     return jid if jid[0].isalpha() or jid[0] == "_" else f"gate-{jid}"
 
 
-def install_step(version: str) -> dict[str, Any]:
+def install_step(install: str) -> dict[str, Any]:
     # A venv of its own: Debian's system Python refuses `pip install` (PEP 668)
-    # and a self-hosted runner's Python is shared with other jobs.
+    # and a self-hosted runner's Python is shared with other jobs. The spec is
+    # shell-quoted; config.install_spec_problem already refused `${{`, line
+    # breaks and a leading `-`, which quoting cannot defuse.
     return {
-        "name": f"Install linkgate {version}",
+        "name": "Install linkgate",
         "run": 'python3 -m venv "$RUNNER_TEMP/linkgate"\n'
-        f'"$RUNNER_TEMP/linkgate/bin/pip" install --quiet "linkgate=={version}"\n'
+        f'"$RUNNER_TEMP/linkgate/bin/pip" install --quiet {shlex.quote(install)}\n'
         'echo "$RUNNER_TEMP/linkgate/bin" >> "$GITHUB_PATH"\n',
     }
 
@@ -131,7 +134,7 @@ def gate_job(spec: JobSpec, matrix: bool = False) -> dict[str, Any]:
     if gate.env:
         job["env"] = dict(gate.env)
     report = f"linkgate-{jid}.json"
-    steps = [checkout_step(submodules=spec.submodules), install_step(spec.version),
+    steps = [checkout_step(submodules=spec.submodules), install_step(spec.install),
              *linker_steps(gate, matrix=matrix).steps, *target_dir_steps(spec),
              *provision_steps(gate),
              {"name": f"Link {gate.name}",
@@ -209,7 +212,7 @@ def matrix_jobs(spec: JobSpec) -> dict[str, Any]:
         "runs-on": "ubuntu-latest",
         "permissions": {"contents": "read"},
         "outputs": {"matrix": "${{ steps.plan.outputs.matrix }}"},
-        "steps": [checkout_step(), install_step(spec.version),
+        "steps": [checkout_step(), install_step(spec.install),
                   {"id": "plan", "run": f'echo "matrix=$(linkgate matrix {gate.name})" >> "$GITHUB_OUTPUT"\n'}],
     })
     leg = gate_job(spec, matrix=True)
@@ -246,7 +249,7 @@ def matrix_jobs(spec: JobSpec) -> dict[str, Any]:
         "runs-on": "ubuntu-latest",
         "permissions": {"contents": "read"},
         "env": {"LINKGATE_MATRIX": f"${{{{ needs.{plan_id}.outputs.matrix }}}}"},
-        "steps": [install_step(spec.version),
+        "steps": [install_step(spec.install),
                   {"uses": pins.uses("actions/download-artifact"),
                    "with": {"pattern": f"linkgate-{jid}-*", "path": "legs"}},
                   {"name": "One verdict from every leg",

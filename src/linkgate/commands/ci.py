@@ -30,20 +30,22 @@ def command() -> None:
 @click.option("--matrix", "matrix", is_flag=True, help="One job per linker (plan, legs, merge) instead of one job.")
 @click.option("--write", "mode", flag_value="write", help="Insert or update the job in the workflow.")
 @click.option("--check", "mode", flag_value="check", help="Exit 1 when the workflow differs from what --write would write.")
+@click.option("--install", "install", default=None, metavar="SPEC",
+              help="What the job pip-installs linkgate from, pinned (default: [ci] install in the configuration, "
+              "else how this linkgate was installed: its git commit, archive hash or index version).")
 @click.option("--history", "history", type=click.Path(dir_okay=False), default=None,
               help="History database for cost and controls (default: .linkgate/history.sqlite, or $LINKGATE_HISTORY); "
               "with --check, also compare the measured facts against it.")
 @config_option
 @repo_option
 def github(gate: str, workflow: str, trigger: str, repository: str | None, after: str | None,
-           matrix: bool, mode: str | None, history: str | None, config_path: str | None,
-           repo: str | None) -> int:
+           matrix: bool, mode: str | None, install: str | None, history: str | None,
+           config_path: str | None, repo: str | None) -> int:
     """Print (default), --write or --check the GitHub Actions job for GATE."""
-    from linkgate import __version__
     from linkgate import config as config_mod
     from linkgate.ci import facts as facts_mod
     from linkgate.ci import github as gh
-
+    from linkgate.ci import install as install_mod
     from linkgate.ci.untrusted import check_repository, inside_repository
 
     cfg = config_mod.load(config_path, root=repo)
@@ -51,9 +53,13 @@ def github(gate: str, workflow: str, trigger: str, repository: str | None, after
     kind, cron = gh.parse_trigger(trigger)
     if repository is not None:
         check_repository(repository, "--repository")
+    source = install_mod.resolve(cfg, install)
+    if source.origin not in ("--install", "[ci] install"):
+        sys.stderr.write(f"linkgate: note: the job installs linkgate from {source.spec}, as this linkgate was "
+                         f"installed ({source.origin}); set [ci] install or pass --install to choose\n")
     opts = gh.Options(
         workflow=inside_repository(cfg.root, cfg.root / workflow, "--workflow"), trigger=kind, cron=cron,
-        repository=repository or _remote_repository(cfg.root), after=after, version=__version__,
+        repository=repository or _remote_repository(cfg.root), after=after, install=source.spec,
         matrix=matrix, keep_measured=mode == "check" and history is None,
     )
     result = gh.plan(cfg, selected, facts_mod.gather(cfg, selected, history), opts)

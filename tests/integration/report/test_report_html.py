@@ -44,7 +44,7 @@ class Dom(HTMLParser):
 
 def chromium(args: list[str], profile: Path) -> subprocess.CompletedProcess[str]:
     exe = shutil.which("chromium")
-    assert exe, "chromium is required (.ci/run installs it: apt-get install chromium)"
+    assert exe, "chromium is required (make test installs it: scripts/test-deps)"
     return subprocess.run(
         [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile}", *args],

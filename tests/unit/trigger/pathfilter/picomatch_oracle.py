@@ -10,7 +10,7 @@ import pytest
 
 ORACLE_DIR = Path(__file__).resolve().parents[3] / "oracle"
 ORACLE = ORACLE_DIR / "picomatch_oracle.js"
-SETUP = "run .ci/run (or: npm ci --prefix tests/oracle) to install the picomatch 2.3.1 test oracle"
+SETUP = "run make test (scripts/test-deps runs npm ci --prefix tests/oracle) to install the picomatch 2.3.1 test oracle"
 
 
 def run_oracle(patterns: list[str], pairs: list[tuple[int, str]]) -> dict[str, Any]:
