@@ -216,3 +216,15 @@ def test_the_install_line_passes_the_spec_to_pip_as_one_argument(repo: Path, tmp
     assert done.returncode == 0, done.stderr
     assert record.read_text().split("\0")[:-1] == ["install", "--quiet", spec]
     assert not list(tmp_path.glob("pwned*"))
+
+
+def test_the_ci_page_example_configures_the_install(repo: Path) -> None:
+    page = (Path(__file__).resolve().parents[3] / "docs" / "commands" / "ci.md").read_text()
+    section = page[page.index("## What the job installs"):]
+    found = re.search(r"```toml\n(.*?)```", section, re.S)
+    assert found, "the section lost its toml block"
+    drop_ci_table(repo)
+    (repo / "linkgate.toml").write_text((repo / "linkgate.toml").read_text() + "\n" + found[1])
+    assert main(["ci", "github", "xla-link", "--write"]) == 0
+    spec = re.search(r'install = "(.*)"', found[1])
+    assert spec and install_args(repo) == [["install", "--quiet", spec[1]]]
