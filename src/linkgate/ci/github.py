@@ -74,11 +74,7 @@ def filter_patterns(cfg: Config, gate: Gate, index: GitIndex | None = None) -> F
     index = index if index is not None else gitindex.read(cfg.root)
     config = _config_pattern(cfg)
     if gate.paths:
-        out = list(gate.paths)
-        # Under `every` one more pattern would narrow the filter, not widen it.
-        if config and gate.predicate_quantifier == "some" and not any(matches(p, config) for p in out):
-            out.append(config)
-        return FilterEntry(tuple(out))
+        return _completed_paths(cfg, gate, index, config)
     from linkgate.surface import static as staticscan
 
     surface = staticscan.static(cfg, gate)
@@ -86,16 +82,7 @@ def filter_patterns(cfg: Config, gate: Gate, index: GitIndex | None = None) -> F
     for p in surface.paths:
         if p.outside:
             continue
-        pattern = p.path
-        if (sub := index.submodule_of(pattern.rstrip("/"))) is not None:
-            # A pull request changes a submodule only as its gitlink: the diff
-            # lists `src/zlib`, never `src/zlib/crc32.c`, so nothing inside it
-            # (file or glob) can match.
-            pattern = sub
-        elif pattern.endswith("/"):
-            pattern += "**"
-        elif (cfg.root / pattern).is_dir():
-            pattern = pattern.rstrip("/") + "/**"
+        pattern = _pattern(cfg, index, p.path)
         if pattern not in out:
             out.append(pattern)
     if config and config not in out:
@@ -110,6 +97,68 @@ def filter_patterns(cfg: Config, gate: Gate, index: GitIndex | None = None) -> F
                          hint="set paths = [...] on the gate, or use --trigger every-pr")
     notes = tuple(f"git check-ignore refused {p}; it stays in the filter of {gate.name!r}" for p in check.unchecked)
     return FilterEntry(tuple(out), notes)
+
+
+def _pattern(cfg: Config, index: GitIndex, path: str) -> str:
+    """The filter pattern for a surface path."""
+    if (sub := index.submodule_of(path.rstrip("/"))) is not None:
+        # A pull request changes a submodule only as its gitlink: the diff
+        # lists `src/zlib`, never `src/zlib/crc32.c`, so nothing inside it
+        # (file or glob) can match.
+        return sub
+    if path.endswith("/"):
+        return path + "**"
+    if (cfg.root / path).is_dir():
+        return path.rstrip("/") + "/**"
+    return path
+
+
+def _completed_paths(cfg: Config, gate: Gate, index: GitIndex, config: str | None) -> FilterEntry:
+    """The gate's own ``paths``, plus what its causal surface needs and they miss
+    (the manifests, the lockfile, the configuration file): the filter written must
+    pass ``surface --check-filter``, which judges it against that same surface.
+    Each addition is named in a note. Under ``predicate-quantifier = every`` one more
+    pattern would narrow the filter instead of widening it: nothing is added, and
+    the notes say what is left out."""
+    from linkgate.surface.filtercheck import missed
+    from linkgate.trigger.pathfilter import PathFilter, matches
+
+    out = list(gate.paths)
+    some = gate.predicate_quantifier == "some"
+    notes: list[str] = []
+    if config and not any(matches(p, config) for p in out):
+        if some:
+            out.append(config)
+            notes.append(f"filter {gate.name!r}: added {config} to the gate's paths: it defines the gate "
+                         "(cargo arguments, env, linkers)")
+        else:
+            notes.append(f"filter {gate.name!r}: left out {config}, which defines the gate: under "
+                         "predicate-quantifier = every, one more pattern would narrow the filter")
+    if not gate.is_cargo:  # a command gate has no surface linkgate can read
+        return FilterEntry(tuple(out), tuple(notes))
+    from linkgate.surface import static as staticscan
+
+    surface = staticscan.static(cfg, gate)
+    files: list[str] = []
+    ignored: frozenset[str] = frozenset()
+    if index.in_git:
+        from linkgate import proc
+        from linkgate.trigger.gitdiff import tracked_files
+
+        prefix = proc.run(["git", "rev-parse", "--show-prefix"], cwd=cfg.root).stdout.strip()
+        files = [f[len(prefix):] for f in tracked_files(cfg.root) if f.startswith(prefix)]
+        plain = [p.path for p in surface.paths if not p.outside and "*" not in p.path]
+        ignored = gitindex.ignored(cfg.root, plain, index).ignored
+    for entry in missed(surface, PathFilter(out, gate.predicate_quantifier, gate.name), files, "", ignored):
+        pattern = _pattern(cfg, index, entry.path)
+        if not some:
+            notes.append(f"filter {gate.name!r}: left out {pattern} ({entry.why}): under predicate-quantifier "
+                         "= every, one more pattern would narrow the filter; `surface --check-filter` will "
+                         "report it")
+        elif pattern not in out:
+            out.append(pattern)
+            notes.append(f"filter {gate.name!r}: added {pattern} to the gate's paths ({entry.why})")
+    return FilterEntry(tuple(out), tuple(notes))
 
 
 def _config_pattern(cfg: Config) -> str | None:

@@ -12,6 +12,7 @@ from collections.abc import Collection, Sequence
 from linkgate.trigger.pathfilter import PathFilter
 from linkgate.report import Finding
 from linkgate.surface.built import Surface
+from linkgate.surface.model import SurfacePath
 
 MISSES = "filter-misses-surface"
 DEAD_RULE = "filter-rule-matches-nothing"
@@ -31,39 +32,56 @@ def check_filter(
     *ignored* are the surface paths (relative to the top level) git ignores:
     no pull request changes them, so no filter needs them, as in ``audit``.
     """
+    return [f for _, f in _judge(surface, path_filter, repo_files, prefix, ignored)]
+
+
+def missed(
+    surface: Surface, path_filter: PathFilter, repo_files: Sequence[str], prefix: str = "",
+    ignored: Collection[str] = (),
+) -> list[SurfacePath]:
+    """The surface paths *path_filter* misses: those ``check_filter`` reports as
+    ``filter-misses-surface`` (errors and warnings)."""
+    return [e for e, f in _judge(surface, path_filter, repo_files, prefix, ignored)
+            if e is not None and f.rule == MISSES]
+
+
+def _judge(
+    surface: Surface, path_filter: PathFilter, repo_files: Sequence[str], prefix: str,
+    ignored: Collection[str],
+) -> list[tuple[SurfacePath | None, Finding]]:
     name = path_filter.name or surface.gate
-    findings: list[Finding] = []
+    findings: list[tuple[SurfacePath | None, Finding]] = []
     for entry in surface.paths:
         if entry.outside:
-            findings.append(Finding(
+            findings.append((entry, Finding(
                 OUTSIDE, "note", f"{entry.path}: {entry.why}; outside the repository, no path filter sees it",
                 hint="vendor or pin it inside the repository so a change shows in pull requests",
-            ))
+            )))
             continue
         if entry.config:
             continue  # should-run reads the gate's definition itself: no filter needs the file
         if entry.path.endswith("/**") or entry.path == "**":
             directory = prefix + entry.path[:-3] if entry.path != "**" else prefix.rstrip("/")
             under = [f for f in repo_files if f.startswith(directory + "/") or not directory]
-            missed = [f for f in (under or [f"{directory}/any-file"]) if not path_filter.matches(f)]
-            if missed:
-                count = f" ({len(missed)} of {len(under)} tracked files, e.g. {missed[0]})" if under else ""
-                findings.append(_miss(entry.path + count, entry.why, name, entry.path, entry.possible))
+            unmatched = [f for f in (under or [f"{directory}/any-file"]) if not path_filter.matches(f)]
+            if unmatched:
+                count = f" ({len(unmatched)} of {len(under)} tracked files, e.g. {unmatched[0]})" if under else ""
+                findings.append((entry, _miss(entry.path + count, entry.why, name, entry.path, entry.possible)))
             continue
         if prefix + entry.path in ignored:
             if not path_filter.matches(prefix + entry.path):
-                findings.append(Finding(
+                findings.append((entry, Finding(
                     IGNORED, "note", f"{entry.path}: {entry.why}; git ignores it, so no pull request changes it "
                     f"and filter {name} need not name it",
-                ))
+                )))
             continue
         if not path_filter.matches(prefix + entry.path):
-            findings.append(_miss(entry.path, entry.why, name, entry.path, entry.possible))
+            findings.append((entry, _miss(entry.path, entry.why, name, entry.path, entry.possible)))
     for rule in path_filter.rules_matching_nothing(repo_files):
-        findings.append(Finding(
+        findings.append((None, Finding(
             DEAD_RULE, "warning", f"filter {name}: rule {rule} matches no file in the repository",
             hint="fix or remove the rule; paths are relative to the repository root",
-        ))
+        )))
     return findings
 
 
