@@ -32,7 +32,7 @@ def run_audit(repo: Path) -> AuditResult:
             if classified is not None:
                 result.classified.append(classified)
     found = findings.rules(repo, result)
-    filtered = [c for c in result.classified if c.links and c.trigger.paths_filter is not None]
+    filtered = [c for c in result.classified if c.links and c.trigger.filters]
     if filtered:
         # Imported here: it may run cargo metadata, which audits without filters never need.
         from linkgate.audit import surfacecheck

@@ -9,8 +9,13 @@ build scripts' literal ``cargo:`` directives, plus the files every build
 reads. The filter is matched with ``linkgate.trigger.pathfilter``, as paths-filter
 matches it.
 
-One finding per (filter, build-script package), listing every missed path
-and the fewest patterns that cover them (``audit.suggest``); the manifests,
+Several filters gate a job as its ``if:`` combines them (``||`` a union, ``&&``
+an intersection; ``Trigger.runs_when_only``), and the workflow's own
+``on.<event>.paths`` skips it too. A path is missed when a pull request
+changing only that path would not run the job. One finding per (filters of
+the job, build-script package), at the line of the first filter that does
+not let the path through, listing every missed path and the fewest patterns
+that cover them (``audit.suggest``); the manifests,
 lockfile and toolchain files every build reads are one warning per filter
 (``filter-misses-manifest``). Only files git tracks count: a pull request
 cannot change a git-ignored ``Cargo.lock``.
@@ -20,7 +25,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,7 +35,7 @@ from linkgate.audit.model import Classified, RawFinding
 if TYPE_CHECKING:
     from linkgate.cargo.graph import Graph
     from linkgate.surface.built import Surface
-    from linkgate.workflows.triggers import PathsFilter
+    from linkgate.workflows.triggers import PathsFilter, Trigger
 
 RULE = "filter-misses-surface"
 MANIFEST_RULE = "filter-misses-manifest"
@@ -69,12 +74,13 @@ class _Build:
 
 @dataclass
 class _Miss:
-    """Missed paths of one filter for one build-script package (None: files every build reads)."""
+    """Missed paths of one job's filters for one build-script package (None: files every build reads)."""
 
-    pf: PathsFilter
+    trigger: Trigger
     package: str | None
     package_dir: str | None
     paths: dict[str, str] = field(default_factory=dict)  # path -> why it is on the surface
+    blamed: list[PathsFilter] = field(default_factory=list)  # the filters that did not let a missed path through
     users: list[Classified] = field(default_factory=list)
     surface: set[str] = field(default_factory=set)
     others: set[str] = field(default_factory=set)
@@ -88,78 +94,106 @@ def misses(repo: Path, classified: Sequence[Classified], notes: list[str]) -> li
     from linkgate.audit.workspace import Loader
 
     repo = repo.resolve()
-    groups: dict[tuple[PathsFilter, _Build], list[Classified]] = {}
+    groups: dict[tuple[Trigger, _Build], list[Classified]] = {}
     problems: dict[tuple[str, int, str], RawFinding] = {}
     for c in classified:
-        pf = c.trigger.paths_filter
-        if pf is None:
+        trigger = c.trigger
+        if not trigger.filters:
             continue
-        if pf.rules is None:
-            problems.setdefault((pf.file, pf.line, pf.filter), RawFinding(
-                "unresolved", f"rules of paths filter {pf.filter} cannot be read; "
+        unread = next((f for f in trigger.filters if f.rules is None), None)
+        if unread is not None:
+            problems.setdefault((unread.file, unread.line, unread.filter), RawFinding(
+                "unresolved", f"rules of paths filter {unread.filter} cannot be read; "
                 f"its link job {c.job_label} was not checked against the causal surface",
-                pf.file, pf.line, subject=pf.filter,
+                unread.file, unread.line, subject=unread.filter,
             ))
             continue
         build = _build_of(repo, c)
+        first = trigger.filters[0]
         if build is None:
-            problems.setdefault((pf.file, pf.line, c.inv.cwd), RawFinding(
+            problems.setdefault((first.file, first.line, c.inv.cwd), RawFinding(
                 "unresolved", f"no Cargo.toml for `{' '.join(c.inv.argv)}` in {c.inv.cwd or '.'}; "
-                f"filter {pf.filter} was not checked against the causal surface",
-                c.inv.file, c.inv.line, subject=pf.filter,
+                f"filter {first.filter} was not checked against the causal surface",
+                c.inv.file, c.inv.line, subject=first.filter,
             ))
             continue
-        groups.setdefault((pf, build), []).append(c)
+        groups.setdefault((_filter_key(trigger), build), []).append(c)
     if not groups:
         return list(problems.values())
     files = _repo_files(repo)
     known = set(files)
     loader = Loader(repo)
     graphs: dict[_Build, Graph | str] = {}
-    found: dict[tuple[str, int, str, str | None], _Miss] = {}
-    for (pf, build), users in groups.items():
+    found: dict[tuple[Trigger, str | None], _Miss] = {}
+    for (trigger, build), users in groups.items():
         if build not in graphs:
             graphs[build] = loader.load(build.cwd, build.cargo_args())
         graph = graphs[build]
         if isinstance(graph, str):
-            first = users[0]
-            problems.setdefault((first.inv.file, first.inv.line, graph), RawFinding(
-                "unresolved", f"{graph}; filter {pf.filter} was not checked against the causal surface",
-                first.inv.file, first.inv.line, subject=pf.filter,
+            first_user = users[0]
+            name = trigger.filters[0].filter
+            problems.setdefault((first_user.inv.file, first_user.inv.line, graph), RawFinding(
+                "unresolved", f"{graph}; filter {name} was not checked against the causal surface",
+                first_user.inv.file, first_user.inv.line, subject=name,
             ))
             continue
         surface = _surface(repo, build, graph)
         dirs = _package_dirs(repo, graph)
-        _collect(surface, pf, files, known, dirs, users, found)
+        _collect(surface, trigger, files, known, dirs, users, found)
     notes.extend(n for n in loader.notes if n not in notes)
     from linkgate.audit.suggest import directory_index
 
     index = directory_index(files)
-    return [_finding(m, index) for m in found.values() if m.paths] + list(problems.values())
+    return [_finding(m, index) for m in _merged(found.values()) if m.paths] + list(problems.values())
 
 
-def _collect(surface: Surface, pf: PathsFilter, files: Sequence[str], known: set[str],
-             dirs: dict[str, str], users: list[Classified], found: dict[tuple[str, int, str, str | None], _Miss]) -> None:
-    from linkgate.trigger.pathfilter import PathFilter
+def _merged(items: Iterable[_Miss]) -> list[_Miss]:
+    """Jobs behind the same filters that miss the same paths (the same filter under
+    different extra conditions) share one finding."""
+    out: dict[tuple[tuple[PathsFilter, ...], str | None, frozenset[str]], _Miss] = {}
+    for miss in items:
+        key = (miss.trigger.filters, miss.package, frozenset(miss.paths))
+        kept = out.get(key)
+        if kept is None:
+            out[key] = miss
+            continue
+        kept.users += [c for c in miss.users if c not in kept.users]
+        kept.blamed += [f for f in miss.blamed if f not in kept.blamed]
+    return list(out.values())
 
-    path_filter = PathFilter(pf.rules or (), pf.quantifier, name=pf.filter)
+
+def _filter_key(trigger: Trigger) -> Trigger:
+    """Jobs gated by the same filters under the same conditions share their findings."""
+    from dataclasses import replace
+
+    return replace(trigger, events=(), paths_filter=None, native_paths=(), condition=None)
+
+
+def _collect(surface: Surface, trigger: Trigger, files: Sequence[str], known: set[str],
+             dirs: dict[str, str], users: list[Classified], found: dict[tuple[Trigger, str | None], _Miss]) -> None:
+    verdicts: dict[str, bool | None] = {}
     for entry in surface.paths:
         # Paths outside the repository are `surface --check-filter`'s business:
         # the audit reports only what a pull request can change unseen.
         if entry.outside:
             continue
-        key = (pf.file, pf.line, pf.filter, entry.package)
+        key = (trigger, entry.package)
         miss = found.get(key)
         if miss is None:
-            miss = found[key] = _Miss(pf, entry.package, dirs.get(entry.package or ""))
+            miss = found[key] = _Miss(trigger, entry.package, dirs.get(entry.package or ""))
         miss.others.update(d for name, d in dirs.items() if name != entry.package)
         for c in users:
             if c not in miss.users:
                 miss.users.append(c)
         for path in _expand(entry.path, files, known):
             miss.surface.add(path)
-            if not path_filter.matches(path):
+            if path not in verdicts:
+                verdicts[path] = trigger.runs_when_only(path)
+            if verdicts[path] is False:
                 miss.paths.setdefault(path, entry.why)
+                for f in trigger.filters:
+                    if not f.lets_run(path) and f not in miss.blamed:
+                        miss.blamed.append(f)
 
 
 def _expand(path: str, files: Sequence[str], known: set[str]) -> list[str]:
@@ -175,22 +209,30 @@ def _expand(path: str, files: Sequence[str], known: set[str]) -> list[str]:
 def _finding(miss: _Miss, index: dict[str, list[str]]) -> RawFinding:
     from linkgate.audit.suggest import suggest
 
-    pf = miss.pf
+    blamed = sorted(miss.blamed, key=lambda f: (f.file, f.line)) or list(miss.trigger.filters)
+    pf = blamed[0]
+    names = " and ".join(f.filter for f in blamed)
+    label = f"filter {names}" if len(blamed) == 1 else f"filters {names}"
+    verb = "misses" if len(blamed) == 1 else "miss"
     paths = _ordered(miss)
     patterns = suggest(paths, index, miss.package_dir, miss.surface, miss.others)
     shown = ", ".join(paths[:SHOWN]) + (f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
     jobs = ", ".join(dict.fromkeys(f"{c.job_label} ({c.where})" for c in miss.users))
     if miss.package is None:
         rule = MANIFEST_RULE
-        message = (f"filter {pf.filter} misses {len(paths)} manifest, lockfile or toolchain file(s) "
+        message = (f"{label} {verb} {len(paths)} manifest, lockfile or toolchain file(s) "
                    f"every build reads: {shown}; it gates the link in {jobs}")
     else:
         rule = RULE
-        message = (f"filter {pf.filter} misses {len(paths)} path(s) that change what package {miss.package} "
+        message = (f"{label} {verb} {len(paths)} path(s) that change what package {miss.package} "
                    f"links (its build script or the inputs that rerun it): {shown}; it gates the link in {jobs}")
-    hint = (f"add {', '.join(repr(p) for p in patterns)} to filter {pf.filter}" if patterns
-            else f"add the missed paths (--verbose lists them) to filter {pf.filter}")
-    return RawFinding(rule, message, pf.file, pf.line, subject=f"{pf.filter}: {miss.package or 'manifests'}",
+    if pf.kind != "paths-filter":
+        # FACTS: a workflow skipped by on.<event>.paths never reports its checks.
+        message += ("; a path filter on the trigger skips the whole workflow, so a required check stays pending "
+                    "(filter inside the workflow, with a job if:, for a required link gate)")
+    hint = (f"add {', '.join(repr(p) for p in patterns)} to {label}" if patterns
+            else f"add the missed paths (--verbose lists them) to {label}")
+    return RawFinding(rule, message, pf.file, pf.line, subject=f"{names}: {miss.package or 'manifests'}",
                       hint=hint, paths=tuple(paths), suggest=patterns)
 
 

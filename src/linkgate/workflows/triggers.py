@@ -1,12 +1,22 @@
 """When does a job run? Events from ``on:``, narrowed by ``if:``, and the
 dorny/paths-filter output that gates it, if any.
 
-A paths filter is found through either route GitHub users write:
+A paths filter is found through every route GitHub users write:
 - a job ``if:`` reading ``needs.<job>.outputs.<name>``, where that job maps
   the output to ``steps.<id>.outputs.<filter>`` of a dorny/paths-filter step;
-- a step ``if:`` reading ``steps.<id>.outputs.<filter>`` in the same job.
+- a step ``if:`` reading ``steps.<id>.outputs.<filter>`` in the same job;
+- the workflow's own ``on.<event>.paths`` / ``paths-ignore`` for the pull request
+  events (a push when there is none), which skip the whole workflow.
 Filters given inline (``with.filters`` as YAML text) or as a file in the
-repository are read; the ``predicate-quantifier`` input is kept.
+repository are read; the ``predicate-quantifier`` input is kept. Several
+filters in one ``if:`` combine as written (``||`` is a union, ``&&`` an
+intersection): ``Trigger.runs_when_only`` evaluates the conditions with each
+filter's output for one changed path. Each filter points at its own line: the
+line of its name in the filters text, or of ``paths:`` in ``on:``.
+
+A push limited to ``branches`` that cannot name the default branch (``main``,
+``master``, or the checkout's own branch) does not guard it: it counts as
+``push-branches``, not as an event a pull request sees.
 """
 
 from __future__ import annotations
@@ -16,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from linkgate.trigger.pathfilter import Rule
+from linkgate.trigger.pathfilter import PathFilter, Rule, matches
+from linkgate.workflows import ghexpr
 from linkgate.workflows.model import Job, Step, Workflow
 
 # Events after which someone looks at the result before (or right after) merging.
@@ -25,6 +36,11 @@ PR_VISIBLE = {"pull_request", "pull_request_target", "merge_group", "push", "wor
 _EVENT_EQ = re.compile(r"github\.event_name\s*(==|!=)\s*'([\w-]+)'")
 _NEEDS_OUTPUT = re.compile(r"needs\.([\w-]+)\.outputs\.([\w-]+)")
 _STEP_OUTPUT = re.compile(r"steps\.([\w-]+)\.outputs\.([\w-]+)")
+
+
+# The kinds of filter: a dorny/paths-filter output, or the workflow trigger's own paths.
+PATHS_FILTER, ON_PATHS, ON_PATHS_IGNORE = "paths-filter", "paths", "paths-ignore"
+_PR_EVENTS = ("pull_request", "pull_request_target")
 
 
 @dataclass(frozen=True)
@@ -36,12 +52,31 @@ class PathsFilter:
     line: int
     rules: tuple[Rule, ...] | None
     quantifier: str
+    # How the job's conditions name its output (`needs.changes.outputs.src`); "" for on.<event>.paths.
+    ref: str = ""
+    kind: str = PATHS_FILTER
+
+    def lets_run(self, path: str) -> bool:
+        """Does a change of *path* alone make this filter let the job run?"""
+        patterns = [p for r in self.rules or () for p in r.patterns]
+        if self.kind == ON_PATHS:
+            # GitHub: patterns in order, a `!` pattern excludes what earlier ones included.
+            result = False
+            for pattern in patterns:
+                if pattern.startswith("!"):
+                    result = result and not matches(pattern[1:], path)
+                elif matches(pattern, path):
+                    result = True
+            return result
+        if self.kind == ON_PATHS_IGNORE:
+            return not any(matches(p, path) for p in patterns)
+        return PathFilter(self.rules or (), self.quantifier, name=self.filter).matches(path)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "job": self.job, "step": self.step, "filter": self.filter, "file": self.file,
             "line": self.line, "rules": [str(r) for r in self.rules] if self.rules is not None else None,
-            "predicate_quantifier": self.quantifier,
+            "predicate_quantifier": self.quantifier, "kind": self.kind,
         }
 
 
@@ -51,46 +86,144 @@ class Trigger:
     paths_filter: PathsFilter | None
     native_paths: tuple[str, ...]
     condition: str | None
+    # Every filter that decides whether the job runs, and the `if:` texts that combine them.
+    filters: tuple[PathsFilter, ...] = ()
+    filter_conditions: tuple[str, ...] = ()
 
     @property
     def pr_visible(self) -> bool:
         return any(e in PR_VISIBLE for e in self.events)
 
+    def runs_when_only(self, path: str) -> bool | None:
+        """Does a pull request changing only *path* run the job? None when its conditions
+        depend on more than the filters (then no filter is said to miss it)."""
+        outputs: dict[str, str] = {}
+        for f in self.filters:
+            if f.kind != PATHS_FILTER:
+                if not f.lets_run(path):
+                    return False
+            elif f.ref:
+                outputs[f.ref] = "true" if f.lets_run(path) else "false"
+        if not self.filter_conditions:
+            return True
+        contexts: dict[str, Any] = {"github": ghexpr.OpenMap(event_name="pull_request")}
+        for ref, value in outputs.items():
+            head, name, _, output = ref.split(".", 3)
+            outer = contexts.setdefault(head, ghexpr.OpenMap())
+            inner = outer.setdefault(name, ghexpr.OpenMap(outputs=ghexpr.OpenMap()))
+            inner["outputs"][output] = value
+        result: bool | None = True
+        for condition in self.filter_conditions:
+            verdict = ghexpr.truth(ghexpr.evaluate(_strip_expr(condition), contexts))
+            if verdict is False:
+                return False
+            if verdict is None:
+                result = None
+        return result
+
     def to_json(self) -> dict[str, Any]:
         return {
             "events": list(self.events),
             "paths_filter": self.paths_filter.to_json() if self.paths_filter else None,
+            "filters": [f.to_json() for f in self.filters],
             "paths": list(self.native_paths),
             "if": self.condition,
         }
 
 
+def _strip_expr(condition: str) -> str:
+    text = condition.strip()
+    return text[3:-2].strip() if text.startswith("${{") and text.endswith("}}") else text
+
+
 def trigger_for(repo: Path, wf: Workflow, job: Job, step: Step) -> Trigger:
-    events = _events(wf)
+    events = _events(repo, wf)
     conditions = [c for c in (job.if_, step.if_) if c]
     for condition in conditions:
         events = _narrow(events, condition)
-    pf = None
+    found: list[PathsFilter] = []
+    filter_conditions: list[str] = []
     if step.if_:
-        pf = _step_filter(repo, wf, job, step.if_)
-    if pf is None and job.if_:
-        pf = _needs_filter(repo, wf, job.if_)
+        step_filters = _step_filters(repo, wf, job, step.if_)
+        found += step_filters
+        filter_conditions += [step.if_] if step_filters else []
+    if job.if_:
+        job_filters = _needs_filters(repo, wf, job.if_)
+        found += job_filters
+        filter_conditions += [job.if_] if job_filters else []
     native: list[str] = []
     for cfg in wf.on.values():
         if isinstance(cfg, dict) and isinstance(cfg.get("paths"), list):
             native.extend(str(p) for p in cfg["paths"])
-    return Trigger(tuple(events), pf, tuple(native), " && ".join(conditions) or None)
+    on_filters = _on_filters(wf, job)
+    filters = tuple(found) + on_filters
+    # The job's own filter names it best; the trigger's paths only when it has none.
+    first = (found or list(on_filters))[0] if found or on_filters else None
+    return Trigger(tuple(events), first, tuple(native), " && ".join(conditions) or None, filters,
+                   tuple(filter_conditions))
 
 
-def _events(wf: Workflow) -> list[str]:
+def _on_filters(wf: Workflow, job: Job) -> tuple[PathsFilter, ...]:
+    """``on.<event>.paths`` / ``paths-ignore`` of the event a pull request runs (a push without one)."""
+    events = [e for e in _PR_EVENTS if e in wf.on] or (["push"] if "push" in wf.on else [])
+    out: list[PathsFilter] = []
+    for event in events:
+        cfg = wf.on.get(event)
+        if not isinstance(cfg, dict):
+            return ()  # one event without a filter runs the workflow on every change
+        for kind in (ON_PATHS, ON_PATHS_IGNORE):
+            value = cfg.get(kind)
+            if isinstance(value, list):
+                lines = getattr(cfg, "key_lines", {})
+                rules = tuple(Rule.of(str(v)) for v in value if isinstance(v, str))
+                out.append(PathsFilter(job.id, "", f"on.{event}.{kind}", wf.rel, lines.get(kind, 1), rules, "some",
+                                       "", kind))
+        if not any(f.step == "" and f.filter.startswith(f"on.{event}.") for f in out):
+            return ()
+    return tuple(out)
+
+
+def _events(repo: Path, wf: Workflow) -> list[str]:
     events = []
     for name, cfg in wf.on.items():
         if name == "push" and isinstance(cfg, dict) and cfg.get("tags") is not None and cfg.get("branches") is None:
             # Pushing a tag is how releases are cut; no pull request sees it.
             events.append("push-tags")
+        elif name == "push" and isinstance(cfg, dict) and not _may_push_default(repo, cfg):
+            # `branches: [fix/x]`: runs on pushes there, never on the default branch.
+            events.append("push-branches")
         else:
             events.append(name)
     return events
+
+
+def _may_push_default(repo: Path, cfg: dict[str, Any]) -> bool:
+    """Can this push filter run on a push to the default branch?"""
+    defaults = {"main", "master", *_checkout_branch(repo)}
+    branches = cfg.get("branches")
+    if isinstance(branches, list):
+        return any(_branch_matches(str(b), d) for b in branches for d in defaults)
+    ignored = cfg.get("branches-ignore")
+    if isinstance(ignored, list):
+        return not all(any(_branch_matches(str(b), d) for b in ignored) for d in defaults)
+    return True
+
+
+def _branch_matches(pattern: str, branch: str) -> bool:
+    # GitHub's branch filters: `*` does not cross `/`, `**` does; a `!` pattern excludes.
+    if pattern.startswith("!"):
+        return False
+    regex = re.escape(pattern).replace(r"\*\*", ".*").replace(r"\*", "[^/]*").replace(r"\?", ".")
+    return re.fullmatch(regex, branch) is not None
+
+
+def _checkout_branch(repo: Path) -> tuple[str, ...]:
+    head = repo / ".git" / "HEAD"
+    try:
+        text = head.read_text(encoding="utf-8").strip()
+    except OSError:
+        return ()
+    return (text[len("ref: refs/heads/"):],) if text.startswith("ref: refs/heads/") else ()
 
 
 def _narrow(events: list[str], condition: str) -> list[str]:
@@ -102,16 +235,17 @@ def _narrow(events: list[str], condition: str) -> list[str]:
     branches = condition.split("||")
     if all(any(op == "==" for op, _ in _EVENT_EQ.findall(b)) for b in branches):
         wanted = {name for op, name in _EVENT_EQ.findall(condition) if op == "=="}
-        return [e for e in events if e in wanted or (e == "push-tags" and "push" in wanted)]
+        return [e for e in events if e in wanted or (e in ("push-tags", "push-branches") and "push" in wanted)]
     if len(branches) == 1:
         unwanted = {name for op, name in _EVENT_EQ.findall(condition) if op == "!="}
         return [e for e in events if e not in unwanted]
     return events
 
 
-def _needs_filter(repo: Path, wf: Workflow, condition: str) -> PathsFilter | None:
+def _needs_filters(repo: Path, wf: Workflow, condition: str) -> list[PathsFilter]:
     by_id = {j.id: j for j in wf.jobs}
-    for job_id, output in _NEEDS_OUTPUT.findall(condition):
+    out: list[PathsFilter] = []
+    for job_id, output in dict.fromkeys(_NEEDS_OUTPUT.findall(condition)):
         source = by_id.get(job_id)
         if source is None:
             continue
@@ -120,29 +254,54 @@ def _needs_filter(repo: Path, wf: Workflow, condition: str) -> PathsFilter | Non
             continue
         m = _STEP_OUTPUT.search(mapped)
         if m:
-            found = _filter_step(repo, wf, source, m.group(1), m.group(2))
+            found = _filter_step(repo, wf, source, m.group(1), m.group(2), f"needs.{job_id}.outputs.{output}")
             if found:
-                return found
-    return None
+                out.append(found)
+    return out
 
 
-def _step_filter(repo: Path, wf: Workflow, job: Job, condition: str) -> PathsFilter | None:
-    for step_id, name in _STEP_OUTPUT.findall(condition):
-        found = _filter_step(repo, wf, job, step_id, name)
+def _step_filters(repo: Path, wf: Workflow, job: Job, condition: str) -> list[PathsFilter]:
+    out: list[PathsFilter] = []
+    for step_id, name in dict.fromkeys(_STEP_OUTPUT.findall(condition)):
+        found = _filter_step(repo, wf, job, step_id, name, f"steps.{step_id}.outputs.{name}")
         if found:
-            return found
-    return None
+            out.append(found)
+    return out
 
 
-def _filter_step(repo: Path, wf: Workflow, job: Job, step_id: str, name: str) -> PathsFilter | None:
+def _filter_step(repo: Path, wf: Workflow, job: Job, step_id: str, name: str, ref: str) -> PathsFilter | None:
     for step in job.steps:
         if step.id != step_id or not step.uses or not step.uses.lower().startswith("dorny/paths-filter"):
             continue
-        filters = _read_filters(repo, step.with_.get("filters"), wf.rel)
+        value = step.with_.get("filters")
+        filters = _read_filters(repo, value, wf.rel)
         rules = filters.get(name) if filters is not None else None
         quantifier = str(step.with_.get("predicate-quantifier") or "some")
-        return PathsFilter(job.id, step_id, name, wf.rel, step.line, rules, quantifier)
+        file, line = _filter_line(repo, wf, step, value, name)
+        return PathsFilter(job.id, step_id, name, file, line, rules, quantifier, ref)
     return None
+
+
+def _filter_line(repo: Path, wf: Workflow, step: Step, value: Any, name: str) -> tuple[str, int]:
+    """Where filter *name* is written: its key in the inline text, or in the filters file."""
+    key = re.compile(rf"^\s*['\"]?{re.escape(name)}['\"]?\s*:")
+    if isinstance(value, str) and ("\n" in value or ":" in value):
+        start = getattr(value, "content_line", None)
+        if isinstance(start, int):
+            for row, text in enumerate(str.__str__(value).split("\n")):
+                if key.match(text):
+                    return wf.rel, start + row
+        return wf.rel, step.key_lines.get("with", step.line)
+    if isinstance(value, str):
+        rel = value.strip()
+        try:
+            lines = (repo / rel).read_text(encoding="utf-8", errors="replace").split("\n")
+        except OSError:
+            return wf.rel, step.line
+        for row, text in enumerate(lines):
+            if key.match(text):
+                return rel, row + 1
+    return wf.rel, step.line
 
 
 def _read_filters(repo: Path, value: Any, where: str) -> dict[str, tuple[Rule, ...]] | None:

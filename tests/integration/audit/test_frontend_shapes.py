@@ -196,3 +196,23 @@ def test_the_workspace_root_and_stdin_scripts_are_known(tmp_path: Path) -> None:
     ]
     # `sh -s -- -b /usr/local/bin` names no script.
     assert findings(doc) == []
+
+
+def test_filters_combine_as_the_if_writes_them_and_the_trigger_paths_are_a_filter(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "filters")
+    found = [(f["rule"], f"{f['file']}:{f['line']}", f["subject"], f["paths"]) for f in doc["findings"]]
+    assert found == [
+        # `cuda || metal`: each input is covered by one of them, so link-either gets no finding.
+        # `cuda && metal`: each input misses one of them; the finding is at the first filter's own line.
+        ("filter-misses-surface", f"{WF}:18", "cuda and metal: accel",
+         ["crates/accel/cuda/kernels.h", "crates/accel/metal/shaders.h"]),
+        # on.pull_request.paths skips the whole workflow: a filter too, at its `paths:` line.
+        ("filter-misses-surface", ".github/workflows/trigger-paths.yml:4", "on.pull_request.paths: accel",
+         ["crates/accel/metal/shaders.h"]),
+        # A push to fix/extra-link never runs on the default branch: `extra` is linked only nightly there.
+        ("link-only-on-schedule", ".github/workflows/nightly.yml:13", "extra", []),
+    ]
+    both, trigger = doc["findings"][0], doc["findings"][1]
+    assert "ci/link-both (.github/workflows/ci.yml:47)" in both["message"] and "link-either" not in both["message"]
+    assert "a required check stays pending" in trigger["message"]
+    assert "required check" not in both["message"]

@@ -24,7 +24,7 @@ from linkgate.cli import main
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "audit" / "runtime"
 CI = ".github/workflows/ci.yml"
-LINK_FILTER_LINE = 14  # the dorny/paths-filter step
+LINK_FILTER_LINE = 18  # the filter's own line: `link:` in the step's filters
 MLX = ["mlx/CMakeLists.txt", "mlx/cmake/blas.cmake", "mlx/cmake/cuda.cmake", "mlx/cmake/metal.cmake"]
 
 
@@ -128,7 +128,7 @@ def test_human_output_is_grouped_and_at_most_four_lines_a_finding(repo: Path) ->
     groups = [ln for ln in body if not ln.startswith(" ") and " (" in ln and not ln.startswith("note:")]
     assert groups[0] == "filter-misses-surface (1)"
     finding = body[1:3]
-    assert finding[0].startswith("  error .github/workflows/ci.yml:14: filter link misses 32 path(s)")
+    assert finding[0].startswith(f"  error .github/workflows/ci.yml:{LINK_FILTER_LINE}: filter link misses 32 path(s)")
     assert finding[1] == "    hint: add 'crates/core/**', 'mlx/**', 'patches/**' to filter link"
     assert not body[3].startswith("    "), "without --verbose the paths are not listed"
     verbose = repo.parent / "audit-v.txt"

@@ -17,7 +17,7 @@ from linkgate.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "audit"
 WORKFLOW = ".github/workflows/xla.yml"
-FILTER_LINE = 10  # the dorny/paths-filter step
+FILTER_LINE = 14  # the filter's own line: `xla_link:` in the step's filters
 
 
 @pytest.fixture

@@ -62,7 +62,11 @@ def test_triggers_events_narrowing_and_paths_filters(tmp_path: Path) -> None:
     assert link.events == ("push-tags", "pull_request", "schedule")
     assert link.pr_visible and link.native_paths == ("src/**",)
     assert link.paths_filter is not None
-    assert (link.paths_filter.job, link.paths_filter.filter, link.paths_filter.line) == ("changes", "link", 14)
+    # The filter's own line: `link:` in the step's filters text, not the step.
+    assert (link.paths_filter.job, link.paths_filter.filter, link.paths_filter.line) == ("changes", "link", 19)
+    # on.pull_request.paths skips the whole workflow: a filter too, at its `paths:` line.
+    assert [(f.filter, f.kind, f.line) for f in link.filters] == [
+        ("link", "paths-filter", 19), ("on.pull_request.paths", "paths", 5)]
     assert [str(r) for r in link.paths_filter.rules or ()] == ["build.rs", "added|modified: src/**"]
     assert link.paths_filter.quantifier == "every"
 
@@ -73,3 +77,65 @@ def test_triggers_events_narrowing_and_paths_filters(tmp_path: Path) -> None:
     assert other.events == ("push-tags", "pull_request")
     assert other.paths_filter is not None
     assert [str(r) for r in other.paths_filter.rules or ()] == ["crates/**"]
+
+
+def test_a_push_to_other_branches_does_not_guard_the_default_branch(tmp_path: Path) -> None:
+    def events(on: str) -> tuple[str, ...]:
+        text = f"on:\n{on}\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cargo build\n"
+        wf = parse_workflow(tmp_path / "w.yml", "w.yml", load_text(text))
+        return trigger_for(tmp_path, wf, wf.jobs[0], wf.jobs[0].steps[0]).events
+
+    assert events("  push:\n    branches: [fix/some-branch]") == ("push-branches",)
+    assert events("  push:\n    branches: ['release/**', main]") == ("push",)
+    assert events("  push:\n    branches: ['*']") == ("push",)  # `*` matches main
+    assert events("  push:\n    branches-ignore: [main, master]") == ("push-branches",)
+    assert events("  push:\n    branches-ignore: ['dependabot/**']") == ("push",)
+    # The checkout's own branch counts as a default branch too.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/trunk\n")
+    assert events("  push:\n    branches: [trunk]") == ("push",)
+
+
+def test_several_filters_combine_as_the_condition_writes_them(tmp_path: Path) -> None:
+    text = """\
+on: pull_request
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    outputs:
+      a: ${{ steps.f.outputs.a }}
+      b: ${{ steps.f.outputs.b }}
+    steps:
+      - uses: dorny/paths-filter@v3
+        id: f
+        with:
+          filters: |
+            a: ['a/**']
+            b: ['b/**']
+  either:
+    needs: changes
+    if: needs.changes.outputs.a == 'true' || needs.changes.outputs.b == 'true'
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo build
+  both:
+    needs: changes
+    if: ${{ needs.changes.outputs.a == 'true' && needs.changes.outputs.b == 'true' }}
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo build
+  or-other:
+    needs: changes
+    if: needs.changes.outputs.a == 'true' || inputs.force
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo build
+"""
+    wf = parse_workflow(tmp_path / "w.yml", "w.yml", load_text(text))
+    jobs = {j.id: j for j in wf.jobs}
+    either, both, other = (trigger_for(tmp_path, wf, jobs[n], jobs[n].steps[0]) for n in ("either", "both", "or-other"))
+    assert [(f.filter, f.line) for f in either.filters] == [("a", 13), ("b", 14)]
+    assert [either.runs_when_only(p) for p in ("a/x", "b/x", "c/x")] == [True, True, False]
+    assert [both.runs_when_only(p) for p in ("a/x", "b/x", "c/x")] == [False, False, False]
+    # An input linkgate cannot know may run the job anyway: no path is said to be missed.
+    assert [other.runs_when_only(p) for p in ("a/x", "c/x")] == [True, None]
