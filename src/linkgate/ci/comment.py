@@ -75,7 +75,7 @@ def _controls(facts: GateFacts) -> list[str]:
     out = ["Negative controls (last outcome):"]
     for c in facts.controls:
         verdict = "caught" if c.outcome == "caught" else f"{c.outcome}: NOT caught"
-        out.append(f"  {c.date} {c.name} [{c.linker}]: {verdict}")
+        out.append(f"  {c.date} {c.name} [{c.linker}]: {verdict} ({c.source})")
     return out
 
 

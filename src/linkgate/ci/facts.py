@@ -49,6 +49,22 @@ class ControlFact:
     linker: str
     outcome: str
     date: str
+    commit: str | None = None
+    branch: str | None = None
+    dirty: bool | None = None
+
+    @property
+    def source(self) -> str:
+        """Which tree the outcome was measured on: a control's outcome is evidence
+        about that commit only, so the comment always says which one."""
+        if not self.commit:
+            return "commit not recorded"
+        where = f"commit {self.commit[:12]}" + (f" on {self.branch}" if self.branch else "")
+        if self.dirty:
+            where += ", with uncommitted changes"
+        elif self.dirty is None:
+            where += ", whether clean not recorded"
+        return where
 
 
 @dataclass(frozen=True)
@@ -106,5 +122,5 @@ def _controls(runs: list[RunRecord]) -> tuple[ControlFact, ...]:
             key = (r.control, r.linker)
             if key not in latest or r.started_at > latest[key].started_at:
                 latest[key] = r
-    return tuple(ControlFact(r.control or "", r.linker, r.verdict, r.started_at[:10])
+    return tuple(ControlFact(r.control or "", r.linker, r.verdict, r.started_at[:10], r.commit, r.branch, r.dirty)
                  for _, r in sorted(latest.items()))

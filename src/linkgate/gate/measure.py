@@ -25,6 +25,9 @@ class RunContext:
     host: str | None
     commit: str | None
     branch: str | None
+    # Tracked files differ from HEAD (staged or not): the verdict is about a tree
+    # no commit holds. None: not a git checkout, or git could not say.
+    dirty: bool | None = None
 
 
 def context(root: Path) -> RunContext:
@@ -34,12 +37,17 @@ def context(root: Path) -> RunContext:
     from linkgate.errors import LinkgateError
 
     commit = branch = None
+    dirty: bool | None = None
     try:
         # One git call for both: `rev-parse HEAD --abbrev-ref HEAD` prints the sha, then the branch.
         done = proc.run(["git", "rev-parse", "HEAD", "--abbrev-ref", "HEAD"], cwd=root, check=False)
         lines = done.stdout.split()
         if done.returncode == 0 and len(lines) == 2:
             commit, branch = lines
+            # Untracked files (target/, .linkgate/) do not count; status refreshes
+            # the index, so a touched but unchanged file is not "dirty".
+            status = proc.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, check=False)
+            dirty = bool(status.stdout.strip()) if status.returncode == 0 else None
     except LinkgateError:
         pass  # no git: the run is still worth recording
     if branch in (None, "HEAD"):
@@ -51,6 +59,7 @@ def context(root: Path) -> RunContext:
         host=socket.gethostname() or None,
         commit=commit,
         branch=branch,
+        dirty=dirty,
     )
 
 

@@ -117,7 +117,7 @@ class GateResult:
         ctx = self.context or measure.RunContext(None, None, None, None)
         return {
             "run_id": self.run_id, "started_at": measure.iso(self.started_at),
-            "runner": ctx.runner, "host": ctx.host, "commit": ctx.commit, "branch": ctx.branch,
+            "runner": ctx.runner, "host": ctx.host, "commit": ctx.commit, "branch": ctx.branch, "dirty": ctx.dirty,
             "cold": self.cold, "units_fresh": self.units_fresh,
             "link_s": None if self.link_s is None else round(self.link_s, 4),
             "compile_s": None if self.compile_s is None else round(self.compile_s, 4),

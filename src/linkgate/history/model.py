@@ -33,3 +33,4 @@ class RunRecord:
     directives_digest: str | None = None
     control: str | None = None       # prove rows: the control's name
     links: tuple[dict[str, object], ...] = field(default=())  # per-artifact link records (wrapper)
+    dirty: bool | None = None        # tracked files differed from ``commit``; None: not known (older rows)

@@ -28,6 +28,7 @@ def from_result(r: GateResult, context: RunContext | None = None) -> RunRecord:
         run_id=r.run_id, kind="run", gate=r.gate, linker=r.linker, verdict=r.verdict,
         started_at=iso(r.started_at), wall_s=r.duration_s,
         commit=ctx.commit if ctx else None, branch=ctx.branch if ctx else None,
+        dirty=ctx.dirty if ctx else None,
         runner=ctx.runner if ctx else None, host=ctx.host if ctx else None,
         compile_s=r.compile_s, link_s=r.link_s, units_rebuilt=r.units_compiled, units_fresh=r.units_fresh,
         cold=r.cold, forced_relink=r.forced_relink, recipes=r.recipes,
@@ -44,12 +45,16 @@ def from_outcome(o: ControlOutcome, context: RunContext | None = None) -> RunRec
     if not runs:
         return None
     first = from_result(runs[0], context)
+    # The tree the control judged is the one before the mutation: the restored
+    # run sees it again (the mutated run sees the control's own edit as dirt).
+    last = from_result(runs[-1], context)
     links = [r.link_s for r in runs]
     link_s = None if any(x is None for x in links) else sum(x for x in links if x is not None)
     wall = sum(r.duration_s for r in runs)
     return RunRecord(
         run_id=first.run_id, kind="prove", gate=o.gate, linker=o.linker, verdict=o.outcome,
-        started_at=first.started_at, wall_s=wall, commit=first.commit, branch=first.branch,
+        started_at=first.started_at, wall_s=wall, commit=last.commit, branch=last.branch,
+        dirty=last.dirty if o.restored is not None else None,
         runner=first.runner, host=first.host,
         compile_s=None if link_s is None else max(0.0, wall - link_s), link_s=link_s,
         units_rebuilt=sum(r.units_compiled for r in runs), units_fresh=runs[-1].units_fresh,
@@ -67,7 +72,7 @@ _REQUIRED: dict[str, type | tuple[type, ...]] = {
     "run_id": str, "gate": str, "linker": str, "verdict": str, "started_at": str, "duration_s": (int, float),
 }
 _OPTIONAL: dict[str, type | tuple[type, ...]] = {
-    "runner": str, "host": str, "commit": str, "branch": str, "cold": bool, "forced_relink": bool,
+    "runner": str, "host": str, "commit": str, "branch": str, "cold": bool, "forced_relink": bool, "dirty": bool,
     "link_s": (int, float), "compile_s": (int, float), "units_compiled": int, "units_fresh": int,
     "directives_digest": str, "recipes": list, "links": list,
 }
@@ -118,7 +123,8 @@ def _from_item(item: Any, where: str) -> RunRecord:
     return RunRecord(
         run_id=item["run_id"], kind="run", gate=item["gate"], linker=item["linker"], verdict=item["verdict"],
         started_at=item["started_at"], wall_s=float(item["duration_s"]),
-        commit=item.get("commit"), branch=item.get("branch"), runner=item.get("runner"), host=item.get("host"),
+        commit=item.get("commit"), branch=item.get("branch"), dirty=item.get("dirty"),
+        runner=item.get("runner"), host=item.get("host"),
         compile_s=_float(item.get("compile_s")), link_s=_float(item.get("link_s")),
         units_rebuilt=item.get("units_compiled"), units_fresh=item.get("units_fresh"),
         cold=item.get("cold"), forced_relink=item.get("forced_relink"), recipes=tuple(recipes),

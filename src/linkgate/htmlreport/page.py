@@ -137,7 +137,7 @@ def _verdicts(records: Sequence[RunRecord]) -> str:
         f'<tr data-gate="{escape(r.gate)}" data-linker="{escape(r.linker)}"><td>{escape(r.gate)}</td>'
         f"<td>{escape(r.linker)}</td><td>{escape(runner_of(r) or '')}</td>"
         f'<td class="status {"ok" if r.verdict == "linked" else "bad"}">{escape(r.verdict)}</td>'
-        f"<td>{escape(r.started_at)}</td><td><code>{escape((r.commit or '')[:12])}</code></td>"
+        f"<td>{escape(r.started_at)}</td>{_commit_cell(r)}"
         f"<td>{svg.seconds(r.wall_s)}</td></tr>"
         for r in records
     ]
@@ -152,8 +152,19 @@ def _controls(records: Sequence[RunRecord]) -> str:
         f'<tr data-gate="{escape(r.gate)}" data-control="{escape(r.control or "")}"><td>{escape(r.gate)}</td>'
         f"<td>{escape(r.control or '')}</td><td>{escape(r.linker)}</td><td>{escape(runner_of(r) or '')}</td>"
         f'<td class="status {"caught" if r.verdict == "caught" else "bad"}">{escape(r.verdict)}</td>'
-        f"<td>{escape(r.started_at)}</td></tr>"
+        f"<td>{escape(r.started_at)}</td>{_commit_cell(r)}</tr>"
         for r in records
     ]
     return ('<table id="controls-table"><thead><tr><th>gate</th><th>control</th><th>linker</th><th>runner</th>'
-            f"<th>outcome</th><th>started</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+            f"<th>outcome</th><th>started</th><th>commit</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+def _commit_cell(r: RunRecord) -> str:
+    """The commit an outcome was measured on, and whether the tree differed from it:
+    a verdict is evidence about that tree only."""
+    if not r.commit:
+        return '<td class="commit">not recorded</td>'
+    mark = {True: ' <span class="dirty">+ uncommitted changes</span>', None: ""}.get(r.dirty, "")
+    branch = f" {escape(r.branch)}" if r.branch else ""
+    return f'<td class="commit"><code>{escape(r.commit[:12])}</code>{branch}{mark}</td>'
+

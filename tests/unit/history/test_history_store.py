@@ -26,13 +26,39 @@ def rec(run_id: str, **kw: object) -> RunRecord:
 def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
     full = rec("a", commit="abc", branch="main", runner="gpu-1", host="h", compile_s=2.5, link_s=1.0,
                units_rebuilt=4, units_fresh=0, cold=True, forced_relink=False, recipes=("cuda", "iree"),
-               directives_digest="d1", links=({"output": "/x", "seconds": 1.0, "exit_status": 0},))
+               directives_digest="d1", links=({"output": "/x", "seconds": 1.0, "exit_status": 0},), dirty=True)
     sparse = rec("b", kind="prove", control="drop-lc", verdict="caught", cold=None, forced_relink=None)
     with History.open(tmp_path / "h.sqlite") as h:
         assert h.add([full, sparse]) == 2
         assert h.runs() == [full, sparse]
         assert h.runs(kind="prove") == [sparse]
         assert h.runs(gate="other") == []
+
+
+def test_a_history_from_before_the_dirty_column_is_migrated_old_rows_unknown(tmp_path: Path) -> None:
+    """A version-1 file (as linkgate wrote it before ``dirty``) gains the column;
+    its rows read back with dirty None ("not known"), never False ("clean")."""
+    from linkgate.history.store import MIGRATIONS
+
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    for statement in MIGRATIONS[0][1].split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    conn.execute("INSERT INTO migrations (version, description) VALUES (1, 'runs table')")
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("INSERT INTO runs (run_id, kind, gate, linker, verdict, started_at, wall_s, commit_sha, branch) "
+                 "VALUES ('old', 'run', 'g', 'bfd', 'linked', '2026-11-30T00:00:00Z', 1.0, 'abc', 'main')")
+    conn.close()
+    with History.open(path) as h:
+        (old,) = h.runs()
+        assert (old.commit, old.branch, old.dirty) == ("abc", "main", None)
+        h.add([rec("new", commit="def", dirty=True), rec("clean", commit="def", dirty=False)])
+        assert {r.run_id: r.dirty for r in h.runs()} == {"old": None, "new": True, "clean": False}
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert "dirty" in [row[1] for row in conn.execute("PRAGMA table_info(runs)")]
 
 
 def test_adding_a_run_id_twice_adds_nothing(tmp_path: Path) -> None:
