@@ -84,7 +84,8 @@ def test_an_uncommitted_edit_is_dirty_in_the_json_and_the_history(repo, tmp_path
     workflow.parent.mkdir(parents=True)
     workflow.write_text("name: ci\non: [pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n"
                         "    steps:\n      - run: cargo test\n")
-    rc = main(["ci", "github", "calls", "--history", str(history)])
+    spec = "git+https://github.com/example/linkgate@" + "0" * 40
+    rc = main(["ci", "github", "calls", "--install", spec, "--history", str(history)])
     comment = capsys.readouterr()
     assert rc == 0, comment.err
     comment = comment.out
