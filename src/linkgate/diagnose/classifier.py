@@ -9,6 +9,7 @@ into their kind's catch-all group.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -19,10 +20,18 @@ from linkgate.diagnose.rustc_notes import clean, is_command_line, lines_from_jso
 MAX_GROUPS = 200
 MAX_EXAMPLES = 5
 MAX_SEARCHED = 50
-# The longest text the signatures are run on.
+# The longest text the signatures are run on. A longer line (an undefined
+# C++ template or Rust v0 symbol can run to tens of kilobytes) first has the
+# middle of every long run of non-space replaced by a placeholder, so the
+# signatures see a short line and the groups get the whole symbol back.
 MAX_MATCH = 8192
 # The longest linker command line kept (rustc elides objects, so real ones are a few KB).
 MAX_COMMAND = 1 << 20
+_LONG_RUN = re.compile(r"\S{256,}")
+_KEEP = 16  # characters kept at each end of a long run: quotes and backquotes around a symbol
+_HOLE = re.compile("\ue000(\\d+)\ue001")
+# Unclassified lines kept to show with a failed link that nothing explains.
+_RECENT = 5
 @dataclass
 class _Group:
     diag: Diagnostic
@@ -51,6 +60,9 @@ class Classifier:
         # rustc's "linking with `cc` failed" header still waiting for a diagnosis.
         self._open_failure: tuple[str, int, int] | None = None
         self._adds = 0
+        self._adds_at_exit = 0  # _adds at the previous compiler-driver exit line
+        self._recent: deque[str] = deque(maxlen=_RECENT)
+        self._holes: list[str] = []  # the long runs cut out of the current line
         self.searched: list[str] = []
         self.command_line: str | None = None
         self.backrefs: list[tuple[int, str]] = []
@@ -81,11 +93,13 @@ class Classifier:
             return
         if not isinstance(msg, dict) or msg.get("reason") != "build-script-executed":
             return
+        libs, paths = msg.get("linked_libs") or [], msg.get("linked_paths") or []
+        # Any JSON can sit in a log: a record with the wrong types is not evidence.
+        if not (isinstance(libs, list) and isinstance(paths, list)
+                and all(isinstance(x, str) for x in (*libs, *paths))):
+            return
         if len(self.build_scripts) < MAX_GROUPS:
-            self.build_scripts.append(
-                (str(msg.get("package_id", "")), tuple(msg.get("linked_libs") or ()),
-                 tuple(msg.get("linked_paths") or ()))
-            )
+            self.build_scripts.append((str(msg.get("package_id", "")), tuple(libs), tuple(paths)))
 
     def _feed_clean(self, lineno: int, text: str, offset: int, known: bool | None = None) -> None:
         # Lines nested in one JSON message share a number and count by offset.
@@ -121,11 +135,14 @@ class Classifier:
             hit = 0  # where exactly matters only for trimming a long line
         else:
             hit = next((i for t in sig.TRIGGERS if (i := text.find(t)) != -1), -1)
+        self._holes = []
         if len(text) > MAX_MATCH:
             # Several signatures scan `\S+` unanchored, quadratic on a long
-            # run of non-space; real messages are short, so look near the hit.
-            start = max(0, hit - MAX_MATCH // 4)
-            text = text[start:start + MAX_MATCH]
+            # run of non-space: cut the long runs out (see MAX_MATCH).
+            text = self._cut_long_runs(text)
+            if len(text) > MAX_MATCH:  # many medium runs: look near the hit
+                start = max(0, hit - MAX_MATCH // 4)
+                text = text[start:start + MAX_MATCH]
             self._last_text = text
         family = sig.family_of(text)
         if family:
@@ -136,6 +153,20 @@ class Classifier:
             self._last_key = None
             return
         self._match(lineno, text, prev, family)
+
+    def _cut_long_runs(self, text: str) -> str:
+        def cut(m: re.Match[str]) -> str:
+            run = m.group()
+            self._holes.append(run[_KEEP:-_KEEP])
+            return f"{run[:_KEEP]}\ue000{len(self._holes) - 1}\ue001{run[-_KEEP:]}"
+
+        return _LONG_RUN.sub(cut, text)
+
+    def _whole(self, text: str | None) -> str | None:
+        """*text* with the long runs cut out of its line put back."""
+        if text is None or not self._holes or "\ue000" not in text:
+            return text
+        return _HOLE.sub(lambda m: self._holes[int(m.group(1))], text)
 
     def _continue(self, text: str) -> bool:
         """Attach a continuation line (lld's `>>>`, ld64's `_f in x.o`) to the last problem."""
@@ -183,13 +214,17 @@ class Classifier:
             self._dso_symbol = None
             self._add(text, "dso-missing", first, "gnu-ld", symbol=symbol, library=m["path"], line=at)
             return
+        m = sig.LINK_EXIT.search(text) if ("exit status" in text or "exit code" in text) else None
+        if m:
+            self._link_exit(text, lineno)
+            return
         if sig.IGNORE.search(text):
             return
         for s in sig.SIGNATURES:
             m = s.pattern.search(text)
             if m is None:
                 continue
-            groups = m.groupdict()
+            groups = {k: self._whole(v) for k, v in m.groupdict().items()}
             referenced = None
             if groups.get("obj") and groups.get("fn"):
                 referenced = f"{groups['obj']}:({groups['fn']})"
@@ -206,13 +241,28 @@ class Classifier:
             symbol, readable = _symbol(groups.get("sym")), None
             if symbol and (dm := _MSVC_DECORATED.match(symbol)):
                 symbol, readable = dm["sym"], dm["readable"]  # link.exe shows both forms
+            whole = self._whole(text) or text
             self._add(
-                text, s.kind, text, linker, symbol=symbol, demangled=readable,
+                whole, s.kind, whole, linker, symbol=symbol, demangled=readable,
                 referenced_from=referenced, library=library, line=lineno,
             )
             return
         if sig.LINKER_ERROR.search(text):
             self._add(text, "unknown", text, family or self._family, line=lineno)
+            return
+        self._recent.append(text[:1000])
+
+    def _link_exit(self, text: str, lineno: int) -> None:
+        """gcc or clang says the linker failed: unless something since the last
+        such line was classified, the failure is `unknown`, with the unclassified
+        lines before it, never "no linker problem"."""
+        if self._open_failure is not None:
+            return  # rustc's header over this link closes it
+        if self._adds == self._adds_at_exit:
+            message = "\n".join([*self._recent, text])
+            self._add(text, "unknown", message, self._family, line=lineno)
+        self._recent.clear()
+        self._adds_at_exit = self._adds
 
     def _add(
         self, text: str, kind: str, message: str, linker: str | None, *, symbol: str | None = None,

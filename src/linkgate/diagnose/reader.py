@@ -7,6 +7,7 @@ whether they are a hit, so the classifier skips its own scans on context.
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -48,6 +49,59 @@ def candidate_lines(lines: Iterable[str]) -> Iterator[tuple[int, str, bool]]:
             follow -= 1
 
 
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),  # before UTF-16: FF FE 00 00
+    (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"), (codecs.BOM_UTF8, "utf-8"),
+)
+
+
+class _Transcoded:
+    """A byte stream in another encoding, read back as UTF-8 chunk by chunk
+    (an incremental decoder: a character split across chunks survives)."""
+
+    def __init__(self, fh: BinaryIO, first: bytes, encoding: str) -> None:
+        self._fh, self._first = fh, first
+        self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+
+    def read(self, size: int) -> bytes:
+        while True:
+            data, self._first = (self._first, b"") if self._first else (self._fh.read(size), b"")
+            text = self._decoder.decode(data, final=not data)
+            if text or not data:
+                return text.encode("utf-8")
+
+
+class _Prefixed:
+    """*first* (already read to sniff the encoding), then the rest of *fh*."""
+
+    def __init__(self, fh: BinaryIO, first: bytes) -> None:
+        self._fh, self._first = fh, first
+
+    def read(self, size: int) -> bytes:
+        if self._first:
+            data, self._first = self._first, b""
+            return data
+        return self._fh.read(size)
+
+
+def as_utf8(fh: BinaryIO) -> Any:
+    """*fh* as UTF-8 bytes: a log with a byte-order mark (PowerShell writes UTF-16
+    with one), or UTF-16 without one (NUL in every other byte), is decoded."""
+    first = fh.read(CHUNK)
+    for bom, encoding in _BOMS:
+        if first.startswith(bom):
+            return _Transcoded(fh, first[len(bom):], encoding)
+    sample = first[:4096]
+    if len(sample) >= 16:
+        odd, even = sample[1::2].count(0), sample[0::2].count(0)
+        half = len(sample) // 2
+        if odd > half * 0.9 and even < half * 0.1:
+            return _Transcoded(fh, first, "utf-16-le")
+        if even > half * 0.9 and odd < half * 0.1:
+            return _Transcoded(fh, first, "utf-16-be")
+    return _Prefixed(fh, first)
+
+
 def candidate_lines_binary(fh: BinaryIO) -> Iterator[tuple[int, str, bool]]:
     """The same selection from a byte stream: each line once, in order.
 
@@ -55,6 +109,7 @@ def candidate_lines_binary(fh: BinaryIO) -> Iterator[tuple[int, str, bool]]:
     only the lines around hits are decoded, and context carries across
     chunk boundaries, so the result does not depend on where chunks fall.
     """
+    fh = as_utf8(fh)
     ctx = _Context()
     carry = b""
     while True:

@@ -37,6 +37,8 @@ TRIGGERS: tuple[str, ...] = (
     "in function `",  # GNU ld's header over undefined references (also spelt "ld.bfd:")
     "build-script-executed",  # cargo's JSON record of what a build script linked: evidence for hints
     '"-o" "',  # rustc's quoted linker command line: which archives, in which order
+    "exit status",  # collect2's "ld returned 1 exit status": a link failed, whatever else was said
+    "with exit code",  # clang's "linker command failed with exit code 1"
 )
 
 
@@ -64,6 +66,12 @@ IGNORE = re.compile(
 # lines follow. Only when none of them is recognised does the header become an
 # `unknown` diagnostic, so a failed link is never reported as "no problem".
 RUSTC_LINK_FAILED = re.compile(r"^(?:error: )?linking with `(?P<path>[^`]+)` failed: exit (?:status|code):? ?(?P<code>-?\d+)")
+
+# The compiler driver's word that the linker it ran failed (gcc's collect2,
+# clang). Like rustc's header, not a diagnosis by itself; when nothing since
+# the previous one was classified, the failed link is `unknown`, never clean.
+LINK_EXIT = re.compile(r"collect2: (?:fatal )?error: ld returned (?P<code>\d+) exit status|"
+                       r"linker command failed with exit code (?P<code2>\d+)")
 
 # GNU ld's first half of "DSO missing": held until the second half arrives.
 GNU_DSO_SYMBOL = re.compile(r"undefined reference to symbol '(?P<sym>[^']+)'")
