@@ -113,7 +113,7 @@ def _from_manifests(repo: Path, directory: Path, cargo_args: Sequence[str]) -> c
         roots = [d / "Cargo.toml" for d in manifests.member_dirs(root, root.default_members) if d != root.dir]
     else:
         roots = members
-    return cargo_graph.walk(root.dir, members, roots)
+    return cargo_graph.walk(root.dir, members, roots, cargo_graph.Requested.of(cargo_args))
 
 
 

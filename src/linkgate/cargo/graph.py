@@ -138,33 +138,105 @@ def from_no_deps(meta: dict[str, Any], cargo_args: Sequence[str]) -> Graph:
         roots = [by_id[i] for i in members if i in by_id]
     else:
         roots = [by_id[i] for i in meta.get("workspace_default_members") or members if i in by_id]
-    return walk(Path(meta["workspace_root"]), [by_id[i] for i in members if i in by_id], roots)
+    return walk(Path(meta["workspace_root"]), [by_id[i] for i in members if i in by_id], roots,
+                Requested.of(cargo_args))
 
 
-def walk(root: Path, members: Sequence[Path], roots: Sequence[Path]) -> Graph:
+@dataclass(frozen=True)
+class Requested:
+    """The features a command line asks of its root packages."""
+
+    features: frozenset[str]
+    default: bool
+    all: bool
+
+    @classmethod
+    def of(cls, cargo_args: Sequence[str]) -> Requested:
+        words = [w for v in _flag_values(cargo_args, {"--features", "-F"}) for w in v.replace(",", " ").split()]
+        return cls(frozenset(words), "--no-default-features" not in cargo_args, "--all-features" in cargo_args)
+
+
+def walk(root: Path, members: Sequence[Path], roots: Sequence[Path], requested: Requested | None = None) -> Graph:
     """The graph of *roots* and the local packages their manifests reach by ``path``;
-    *members* (manifest paths) are listed whether reached or not."""
+    *members* (manifest paths) are listed whether reached or not.
+
+    An ``optional`` path dependency is followed only when a feature turns it on,
+    as cargo's feature resolution does: ``dep:x``, ``x/feat`` (not ``x?/feat``), or
+    x's implicit feature when no ``dep:x`` names it; features unify across the graph."""
     from linkgate.cargo import manifests
 
+    req = requested or Requested(frozenset(), True, False)
     packages: dict[str, Package] = {}
-    seen: set[Path] = set()
-    stack = list(roots)
+    state: dict[Path, tuple[frozenset[str], bool, bool]] = {}
+    stack: list[tuple[Path, frozenset[str], bool, bool]] = [(m, req.features, req.default, req.all) for m in roots]
     while stack:
-        manifest = stack.pop()
-        if manifest in seen or not manifest.is_file():
+        manifest, feats, default, every = stack.pop()
+        if not manifest.is_file():
             continue
-        seen.add(manifest)
+        old = state.get(manifest)
+        if old is not None:
+            merged = (old[0] | feats, old[1] or default, old[2] or every)
+            if merged == old:
+                continue
+            feats, default, every = merged
+        state[manifest] = (feats, default, every)
         try:
             info = manifests.read(manifest)
         except manifests.ManifestError:
             continue
         pid = str(manifest.parent)
         packages[pid] = Package(pid, info.name or manifest.parent.name, manifest.parent, True)
-        stack.extend(d / "Cargo.toml" for d in info.path_deps)
+        active, dep_features = _activate(info, feats, default, every)
+        for dep in info.deps:
+            if dep.optional and dep.name not in active:
+                continue
+            stack.append((dep.dir / "Cargo.toml", frozenset(dep.features) | dep_features.get(dep.name, frozenset()),
+                          dep.default_features, False))
     reachable = frozenset(packages)
     for m in members:
         packages.setdefault(str(m.parent), Package(str(m.parent), manifest_name(m) or m.parent.name, m.parent, True))
     return Graph(packages, root, tuple(str(m.parent) for m in members), reachable)
+
+
+def _activate(info: Any, feats: frozenset[str], default: bool, every: bool) -> tuple[set[str], dict[str, frozenset[str]]]:
+    """The optional dependencies *feats* turn on, and the features asked of each dependency."""
+    table = dict(info.feature_table)
+    optional = {d.name for d in info.deps if d.optional}
+    named = {e[4:] for entries in table.values() for e in entries if e.startswith("dep:")}
+    implicit = optional - named
+    start = set(feats) | ({"default"} if default and "default" in table else set())
+    if every:
+        start |= set(table) | implicit
+    active: set[str] = set()
+    asked: dict[str, set[str]] = {}
+    weak: dict[str, set[str]] = {}
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        if "/" in f:
+            dep, sub = f.split("/", 1)
+            if dep.endswith("?"):
+                weak.setdefault(dep[:-1], set()).add(sub)
+                continue
+            asked.setdefault(dep, set()).add(sub)
+            if dep in optional:
+                active.add(dep)
+            if dep in table and dep not in named:
+                todo.append(dep)
+        elif f.startswith("dep:"):
+            active.add(f[4:])
+        elif f in table:
+            todo.extend(table[f])
+        elif f in implicit:
+            active.add(f)
+    for dep, subs in weak.items():
+        if dep in active or dep not in optional:
+            asked.setdefault(dep, set()).update(subs)
+    return active, {k: frozenset(v) for k, v in asked.items()}
 
 
 def manifest_name(manifest: Path) -> str | None:

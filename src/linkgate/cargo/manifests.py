@@ -27,6 +27,18 @@ _DEP_TABLES = ("dependencies", "build-dependencies", "dev-dependencies")
 
 
 @dataclass(frozen=True)
+class PathDep:
+    """A ``path`` dependency as the features see it: its key (the name features use),
+    whether it is optional, the features it asks for, and default-features."""
+
+    name: str
+    dir: Path
+    optional: bool
+    features: tuple[str, ...]
+    default_features: bool
+
+
+@dataclass(frozen=True)
 class Manifest:
     path: Path
     name: str | None  # None for a virtual manifest
@@ -38,6 +50,8 @@ class Manifest:
     exclude: tuple[str, ...]
     default_members: tuple[str, ...] | None
     is_workspace: bool
+    deps: tuple[PathDep, ...] = ()
+    feature_table: tuple[tuple[str, tuple[str, ...]], ...] = ()  # every feature, `default` included
 
     @property
     def dir(self) -> Path:
@@ -77,6 +91,8 @@ def _read(path: Path) -> Manifest:
         exclude=_strings(ws.get("exclude")),
         default_members=_strings(ws["default-members"]) if "default-members" in ws else None,
         is_workspace=isinstance(workspace, dict),
+        deps=tuple(_path_dep_specs(path.parent, data)),
+        feature_table=tuple((k, _strings(v)) for k, v in sorted(features.items())),
     )
 
 
@@ -138,6 +154,18 @@ def _path_deps(directory: Path, data: Mapping[str, Any]) -> Iterator[Path]:
             for spec in _table(table.get(kind)).values():
                 if isinstance(spec, dict) and isinstance(spec.get("path"), str):
                     yield Path(os.path.normpath(directory / spec["path"]))
+
+
+def _path_dep_specs(directory: Path, data: Mapping[str, Any]) -> Iterator[PathDep]:
+    tables: list[Mapping[str, Any]] = [data]
+    tables += [_table(t) for t in _table(data.get("target")).values()]
+    for table in tables:
+        for kind in _DEP_TABLES:
+            for name, spec in _table(table.get(kind)).items():
+                if isinstance(spec, dict) and isinstance(spec.get("path"), str):
+                    default = spec.get("default-features", spec.get("default_features", True))
+                    yield PathDep(str(name), Path(os.path.normpath(directory / spec["path"])),
+                                  spec.get("optional") is True, _strings(spec.get("features")), default is not False)
 
 
 def find_workspace_root(manifest: Path, stop: Path) -> Path:

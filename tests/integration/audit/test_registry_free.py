@@ -119,3 +119,58 @@ def test_path_dependency_outside_the_members_is_followed(tmp_path: Path, monkeyp
         "app: zsys", ["vendor/zsys/build.rs", "vendor/zsys/src/zlib.c"], ["vendor/zsys/**"]
     )
     assert len(doc["notes"]) == 1
+
+
+@pytest.mark.parametrize("with_cargo", [True, False])
+def test_optional_path_dependencies_count_only_when_a_feature_turns_them_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_cargo: bool) -> None:
+    """Without a registry the fallback follows an optional dependency only when the job's
+    features activate it: `dep:gpu`, `metal/full` (x/feat), `vk` (implicit feature); `trace?/on`
+    (weak) and a job without those features build none of them."""
+    if with_cargo and shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed")
+    repo = tmp_path / "repo"
+
+    def sys_crate(name: str, extra: str = "") -> dict[str, str]:
+        return {
+            f"vendor/{name}/Cargo.toml": f'[package]\nname = "{name}"\nversion = "0.1.0"\nedition = "2021"\n{extra}',
+            f"vendor/{name}/build.rs": f'fn main() {{\n    println!("cargo:rustc-link-lib=static={name}");\n}}\n',
+            f"vendor/{name}/src/lib.rs": "",
+        }
+
+    jobs = {"plain": "cargo build", "cuda": "cargo build --features cuda", "metal": "cargo build -F metal-full",
+            "vk": "cargo build --features vk", "traced": "cargo build --features traced"}
+    files = {
+        "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
+                      'half = "2"\ngpu = { path = "vendor/gpu", optional = true }\n'
+                      'metal = { path = "vendor/metal", optional = true }\n'
+                      'vk = { path = "vendor/vk", optional = true }\n'
+                      'trace = { path = "vendor/trace", optional = true }\n\n'
+                      '[features]\ncuda = ["dep:gpu"]\nmetal-full = ["metal/full"]\ntraced = ["trace?/on"]\n',
+        "src/main.rs": "fn main() {}\n",
+        **sys_crate("gpu"), **sys_crate("metal", "\n[features]\nfull = []\n"), **sys_crate("vk"),
+        **sys_crate("trace", "\n[features]\non = []\n"),
+        ".github/workflows/ci.yml": (
+            "on: pull_request\njobs:\n  changes:\n    runs-on: ubuntu-latest\n"
+            "    outputs:\n      app: ${{ steps.f.outputs.app }}\n    steps:\n"
+            "      - uses: dorny/paths-filter@v3\n        id: f\n        with:\n          filters: |\n            app:\n"
+            "              - 'src/**'\n              - 'Cargo.*'\n"
+            + "".join(f"  {job}:\n    needs: changes\n    if: needs.changes.outputs.app == 'true'\n"
+                      f"    runs-on: ubuntu-latest\n    steps:\n      - run: {command}\n"
+                      for job, command in jobs.items())
+        ),
+    }
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    if not with_cargo:
+        (tmp_path / "bin").mkdir()
+        monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    _, doc = audit(repo)
+    found = sorted((f["subject"], f["message"].split("gates the link in ")[1])
+                   for f in doc["findings"] if f["rule"] == "filter-misses-surface")
+    assert found == [
+        ("app: gpu", "ci/cuda (.github/workflows/ci.yml:26)"),
+        ("app: metal", "ci/metal (.github/workflows/ci.yml:32)"),
+        ("app: vk", "ci/vk (.github/workflows/ci.yml:38)"),
+    ]
