@@ -282,6 +282,15 @@ def _open_readonly(path: Path) -> sqlite3.Connection:
             raise _foreign(path, f"SQLite says: {exc}") from None
         if (app_id, version) == (APPLICATION_ID, SCHEMA_VERSION):
             return conn
+        if app_id == APPLICATION_ID and 0 < version < SCHEMA_VERSION:
+            # An older schema: migrate a copy in memory, never the file.
+            memory = sqlite3.connect(":memory:", isolation_level=None)
+            try:
+                conn.backup(memory)
+            finally:
+                conn.close()
+            _migrate(memory, path)
+            return memory
         conn.close()
         if version > SCHEMA_VERSION and app_id == APPLICATION_ID:
             raise HistoryError(f"{path}: history schema version {version} is newer than this linkgate understands "

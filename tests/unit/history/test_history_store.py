@@ -61,6 +61,26 @@ def test_a_history_from_before_the_dirty_column_is_migrated_old_rows_unknown(tmp
     assert "dirty" in [row[1] for row in conn.execute("PRAGMA table_info(runs)")]
 
 
+def test_an_older_history_is_read_without_being_migrated(tmp_path: Path) -> None:
+    """A reader sees a version-1 file through a migrated copy in memory; the file keeps its schema."""
+    from linkgate.history.store import MIGRATIONS
+
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    for statement in MIGRATIONS[0][1].split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("INSERT INTO runs (run_id, kind, gate, linker, verdict, started_at, wall_s) "
+                 "VALUES ('old', 'run', 'g', 'bfd', 'linked', '2026-11-30T00:00:00Z', 1.0)")
+    conn.close()
+    before = sha(path)
+    with History.open(path, readonly=True) as h:
+        assert [(r.run_id, r.dirty) for r in h.runs()] == [("old", None)]
+    assert sha(path) == before
+
+
 def test_adding_a_run_id_twice_adds_nothing(tmp_path: Path) -> None:
     path = tmp_path / "h.sqlite"
     with History.open(path) as h:
