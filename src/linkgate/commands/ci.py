@@ -19,7 +19,7 @@ def command() -> None:
     """Write linkgate's gates into CI workflows."""
 
 
-@command.command("github")
+@command.command("github", short_help="Print, --write or --check the GitHub Actions job for GATE.")
 @click.argument("gate")
 @click.option("--workflow", "workflow", default=".github/workflows/ci.yml", show_default=True,
               help="Workflow to edit, relative to the repository root.")

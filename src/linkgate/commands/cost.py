@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from linkgate.commands.options import config_option, positive_finite
+from linkgate.commands.options import config_option, format_options, positive_finite, repo_option
 from linkgate.errors import UsageError
 from linkgate.report import emit
 
@@ -16,19 +16,17 @@ from linkgate.report import emit
 @click.option("--history", "history_file", type=click.Path(dir_okay=False), default=None,
               help="History database (default: $LINKGATE_HISTORY, else .linkgate/history.sqlite at the repository root).")
 @config_option
-@click.option("--format", "-f", "fmt", type=click.Choice(["human", "json", "markdown"]), default="human",
-              show_default=True, help="Report format.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the report to FILE (atomically) instead of stdout.")
+@repo_option
+@format_options
 def command(gate: str | None, budget: float | None, history_file: str | None, config_path: str | None,
-            fmt: str, output: str | None) -> int:
+            fmt: str, output: str | None, repo: str | None = None) -> int:
     """Cold and warm wall time, link and compile time per gate and linker, from the history."""
     from linkgate.cost import COUNTED_VERDICTS, compute, recommend_trigger
     from linkgate.cost.report import build_report
     from linkgate.history.recorder import locate
     from linkgate.history.store import History, warn_skipped
 
-    path = locate(history_file, config_path)
+    path = locate(history_file, config_path, repo)
     note = None
     if path.exists():
         with History.open(path, readonly=True) as history:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from linkgate import config as config_mod
-from linkgate.commands.options import config_option, format_options
+from linkgate.commands.options import config_option, format_options, repo_option
 from linkgate.errors import UsageError
 from linkgate.report import Finding, Report, emit
 from linkgate.report.markdown import code
@@ -72,9 +72,10 @@ def _findings(cov: Coverage) -> list[Finding]:
 @click.option("--history", "history", type=click.Path(dir_okay=False), default=None,
               help="History database (default: .linkgate/history.sqlite, or $LINKGATE_HISTORY).")
 @config_option
+@repo_option
 @format_options
 def command(suggest: bool, comment: bool, history: str | None, config_path: str | None,
-            fmt: str, output: str | None) -> int:
+            fmt: str, output: str | None, repo: str | None = None) -> int:
     """Say which [[recipe]] entries a recorded run linked, on which runner, and which none did.
 
     \b
@@ -84,7 +85,7 @@ def command(suggest: bool, comment: bool, history: str | None, config_path: str 
     """
     if suggest and comment:
         raise UsageError("--suggest and --comment exclude each other")
-    cfg = config_mod.load(config_path)
+    cfg = config_mod.load(config_path, root=repo)
     if suggest:
         return _suggest(cfg, fmt, output)
     if not cfg.recipes:

@@ -7,15 +7,14 @@ from typing import Any
 
 import click
 
-from linkgate.report import FORMATS
+from linkgate.commands.options import format_options
 
 SCHEMA = "linkgate.explain/1"
 
 
 @click.command("explain")
 @click.argument("file", required=False, default="-", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="human", show_default=True)
-@click.option("--output", type=click.Path(dir_okay=False), help="Write the report here (atomically).")
+@format_options
 def command(file: str, fmt: str, output: str | None) -> int:
     """Classify the linker errors in FILE (a cargo log, JSON messages, a Make log, raw stderr).
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from linkgate.commands.options import config_option
+from linkgate.commands.options import config_option, repo_option
 from linkgate.errors import UsageError
 
 
@@ -16,12 +16,14 @@ def command() -> None:
     """The run history that `run` and `prove` append to and `cost` reads."""
 
 
-@command.command("import")
+@command.command("import", short_help="Add the runs of `linkgate run --format json` documents.")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--history", "history_file", type=click.Path(dir_okay=False), default=None,
               help="History database (default: $LINKGATE_HISTORY, else .linkgate/history.sqlite at the repository root).")
 @config_option
-def import_(files: tuple[str, ...], history_file: str | None, config_path: str | None) -> int:
+@repo_option
+def import_(files: tuple[str, ...], history_file: str | None, config_path: str | None,
+            repo: str | None = None) -> int:
     """Add the runs of `linkgate run --format json` documents (e.g. CI artifacts).
 
     Keyed by run id: a run already in the history is skipped, so importing twice adds nothing.
@@ -49,7 +51,7 @@ def import_(files: tuple[str, ...], history_file: str | None, config_path: str |
         except DocumentError as exc:
             raise UsageError(f"{name}: {exc}",
                              hint="import the output of `linkgate run --format json`; nothing was imported") from None
-    path = locate(history_file, config_path)
+    path = locate(history_file, config_path, repo)
     with History.open(path) as history:
         added = history.add(records)
     click.echo(f"imported {added} new run{'' if added == 1 else 's'} from {len(files)} "

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from linkgate.commands.options import repo_option
 from linkgate.errors import EXIT_OK, UsageError
 
 _KIND_WORDS = {"test": "integration test", "bin": "binary", "example": "example"}
@@ -212,14 +213,20 @@ def _umask() -> int:
 
 @click.command("init")
 @click.option("--force", is_flag=True, help="Overwrite an existing configuration.")
-def command(force: bool) -> int:
+@repo_option
+def command(force: bool, repo: str | None = None) -> int:
     """Write linkgate.toml: one gate per package whose build script links natively."""
     from linkgate import __version__
     from linkgate import config as config_mod
     from linkgate.console import escape, stdout_console
 
-    cwd = Path.cwd()
-    root = config_mod.repository_root(cwd) or cwd
+    if repo is not None:
+        cwd = root = Path(repo).resolve()
+        if not root.is_dir():
+            raise UsageError(f"--repo {repo}: not a directory", hint="pass the repository's top-level directory")
+    else:
+        cwd = Path.cwd()
+        root = config_mod.repository_root(cwd) or cwd
     existing = _existing_config(root)
     if existing is not None and not force:
         raise UsageError(f"{existing} already holds a linkgate configuration; linkgate init did not change it",

@@ -7,18 +7,19 @@ import sys
 
 import click
 
-from linkgate.commands.options import config_option
+from linkgate.commands.options import config_option, repo_option
 
 
 @click.command("matrix")
 @click.argument("gates", nargs=-1)
 @config_option
-def command(gates: tuple[str, ...], config_path: str | None) -> int:
+@repo_option
+def command(gates: tuple[str, ...], config_path: str | None, repo: str | None = None) -> int:
     """Print {"include": [{"gate", "linker", "runs-on"}, ...]} for
     `strategy.matrix: ${{ fromJSON(needs.plan.outputs.matrix) }}`."""
     from linkgate import config as config_mod
     from linkgate.ci.matrix import plan
 
-    cfg = config_mod.load(config_path)
+    cfg = config_mod.load(config_path, root=repo)
     sys.stdout.write(json.dumps(plan(cfg.select(gates)), separators=(",", ":")) + "\n")
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from linkgate import config as config_mod
-from linkgate.commands.options import config_option, format_options
+from linkgate.commands.options import config_option, format_options, repo_option
 from linkgate.errors import UsageError
 from linkgate.report import emit
 
@@ -14,13 +14,15 @@ from linkgate.report import emit
 @click.argument("gate")
 @click.option("--linker", "only_linkers", multiple=True, help="Replay only this linker's recording (repeatable).")
 @config_option
+@repo_option
 @format_options
-def command(gate: str, only_linkers: tuple[str, ...], config_path: str | None, fmt: str, output: str | None) -> int:
+def command(gate: str, only_linkers: tuple[str, ...], config_path: str | None, fmt: str, output: str | None,
+            repo: str | None = None) -> int:
     """Re-run GATE's recorded links (from its last run) in linker time only."""
     from linkgate.gate.report import build_report
     from linkgate.replay.run import replay_gate
 
-    cfg = config_mod.load(config_path)
+    cfg = config_mod.load(config_path, root=repo)
     selected = cfg.gate(gate)
     for name in only_linkers:
         if name not in selected.linkers:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from linkgate.commands import report_merge
-from linkgate.commands.options import check_output, config_option
+from linkgate.commands.options import check_output, config_option, repo_option
 
 
 @click.group("report")
@@ -16,7 +16,7 @@ def command() -> None:
 command.add_command(report_merge.command)
 
 
-@command.command("html")
+@command.command("html", short_help="Write one self-contained HTML page over the run history.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
               callback=check_output,
               help="Write the page here (default: .linkgate/report.html).")
@@ -24,7 +24,9 @@ command.add_command(report_merge.command)
               help="History database (default: .linkgate/history.sqlite, or $LINKGATE_HISTORY).")
 @click.option("--title", default=None, help="Page title (default: linkgate report for <repository>).")
 @config_option
-def html(output: str | None, history: str | None, title: str | None, config_path: str | None) -> int:
+@repo_option
+def html(output: str | None, history: str | None, title: str | None, config_path: str | None,
+         repo: str | None = None) -> int:
     """Write one self-contained HTML page: cost over time, compile vs link, recipe coverage,
     latest verdicts and negative controls. No network, no scripts, no external fonts."""
     from datetime import datetime, timezone
@@ -36,7 +38,7 @@ def html(output: str | None, history: str | None, title: str | None, config_path
     from linkgate.report import write_atomic
     from linkgate.htmlreport.page import render
 
-    cfg = config_mod.load(config_path)
+    cfg = config_mod.load(config_path, root=repo)
     cov, runs = load_coverage(cfg, history)
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     text = render(runs, cov, matrix(cfg.recipes, runs),

@@ -7,7 +7,7 @@ import click
 from linkgate.commands.options import format_options
 
 
-@click.command("merge")
+@click.command("merge", short_help="Combine the legs' run documents into one verdict.")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--expect", "expect", default=None,
               help="The matrix the legs ran (`linkgate matrix` output): a leg with no report is an error.")

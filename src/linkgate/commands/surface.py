@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from linkgate import config as config_mod
-from linkgate.commands.options import config_option, format_options
+from linkgate.commands.options import config_option, format_options, repo_option
 from linkgate.errors import EXIT_FINDING, UsageError
 from linkgate.report import Report, emit
 from linkgate.report.markdown import cell, code
@@ -78,9 +78,10 @@ def _repo_top(root: Path) -> tuple[list[str], str, Path]:
 @click.option("--static", "static_mode", is_flag=True, help="Scan build-script source; no build needed (approximate).")
 @click.option("--check-filter", is_flag=True, help="Report surface paths the gate's filter misses (exit 1) and dead rules.")
 @config_option
+@repo_option
 @format_options
 def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: bool,
-            config_path: str | None, fmt: str, output: str | None) -> int:
+            config_path: str | None, fmt: str, output: str | None, repo: str | None = None) -> int:
     """List the files and environment variables that can change what GATE links.
 
     Built mode (default) reads the build-script records in the gate's target
@@ -95,7 +96,7 @@ def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: b
 
     if do_build and static_mode:
         raise UsageError("--build and --static exclude each other")
-    cfg = config_mod.load(config_path)
+    cfg = config_mod.load(config_path, root=repo)
     if gate is None and len(cfg.gates) != 1:
         raise UsageError("several gates are configured: name one", hint="gates: " + ", ".join(g.name for g in cfg.gates))
     selected = cfg.gate(gate) if gate else cfg.gates[0]

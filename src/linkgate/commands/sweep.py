@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from linkgate import config as config_mod
-from linkgate.commands.options import config_option, format_options
+from linkgate.commands.options import config_option, format_options, repo_option
 from linkgate.errors import UsageError
 from linkgate.report import emit
 
@@ -16,17 +16,18 @@ from linkgate.report import emit
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Parallel replays (default: cores).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr.")
 @config_option
+@repo_option
 @format_options
 def command(
     gate: str, only_linkers: tuple[str, ...], jobs: int | None, quiet: bool,
-    config_path: str | None, fmt: str, output: str | None,
+    config_path: str | None, fmt: str, output: str | None, repo: str | None = None,
 ) -> int:
     """Replay GATE's recorded links without each build-script directive in turn."""
     from linkgate.progress import Progress
     from linkgate.replay.report import build_report
     from linkgate.replay.sweep import sweep
 
-    cfg = config_mod.load(config_path)
+    cfg = config_mod.load(config_path, root=repo)
     selected = cfg.gate(gate)
     for name in only_linkers:
         if name not in selected.linkers:

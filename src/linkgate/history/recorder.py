@@ -61,9 +61,10 @@ class Recorder:
             self.warning = f"the run was not recorded in the history: {exc.render()}"
 
 
-def locate(override: str | None, config_path: str | None) -> Path:
+def locate(override: str | None, config_path: str | None, repo: str | None = None) -> Path:
     """The history file for commands that only read or import: no configuration
-    is needed when ``--history`` or ``$LINKGATE_HISTORY`` names the file."""
+    is needed when ``--history`` or ``$LINKGATE_HISTORY`` names the file. *repo*
+    (``--repo``) is where the configuration is looked for instead of the cwd."""
     import os
 
     from linkgate.history.store import ENV_VAR, history_path
@@ -72,5 +73,5 @@ def locate(override: str | None, config_path: str | None) -> Path:
         return history_path(Path.cwd(), override)
     from linkgate import config as config_mod
 
-    found = Path(config_path) if config_path else config_mod.find_config(Path.cwd())
+    found = Path(config_path) if config_path else config_mod.find_config(Path(repo) if repo else Path.cwd())
     return history_path(found.resolve().parent, None)
