@@ -39,9 +39,16 @@ class _Group:
     examples: list[str] = field(default_factory=list)
     references: list[str] = field(default_factory=list)
 
+    source: str | None = None
+
     def reference(self, where: str) -> None:
         if where not in self.references and len(self.references) < MAX_EXAMPLES:
             self.references.append(where)
+
+    def rust_source(self, path: str | None, line: str | None) -> None:
+        """Keep the first Rust source line named as making the reference."""
+        if self.source is None and path and line and path.endswith(".rs"):
+            self.source = f"{path}:{line}"
 
 
 class Classifier:
@@ -174,6 +181,9 @@ class Classifier:
             return False
         m = sig.LLD_REFERENCED.match(text) or sig.LD64_REFERENCED.match(text)
         if m is None:
+            s = sig.LLD_SOURCE.match(text)
+            if s is not None and (group := self._groups.get(self._last_key)) is not None:
+                group.rust_source(s["path"] or s["short"], s["line"] or s["sline"])
             return text.startswith(">>>")
         group = self._groups.get(self._last_key)
         if group is not None:
@@ -246,6 +256,8 @@ class Classifier:
                 whole, s.kind, whole, linker, symbol=symbol, demangled=readable,
                 referenced_from=referenced, library=library, line=lineno,
             )
+            if s.kind == "undefined-symbol" and (src := sig.SOURCE_PREFIX.match(whole)) and self._last_key:
+                self._groups[self._last_key].rust_source(src["path"], src["line"])
             return
         if sig.LINKER_ERROR.search(text):
             self._add(text, "unknown", text, family or self._family, line=lineno)
@@ -312,7 +324,7 @@ class Classifier:
             out.append(
                 replace(
                     group.diag, count=group.count, examples=tuple(group.examples),
-                    referenced_from=refs[0] if refs else None, references=refs,
+                    referenced_from=refs[0] if refs else None, references=refs, source=group.source,
                 )
             )
         return out

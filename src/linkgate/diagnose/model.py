@@ -68,6 +68,9 @@ class Diagnostic:
     level: str = "error"
     # archive-order: the two archives in link-line order, the definer first.
     archives: tuple[str, ...] = field(default_factory=tuple)
+    # "path:line" of the first Rust source line that makes the reference, when the
+    # linker names one (objects with debug info); an annotation points there.
+    source: str | None = None
 
     @property
     def shown_symbol(self) -> str | None:

@@ -84,6 +84,14 @@ GNU_IN_FUNCTION = re.compile(r"^(?:\S+: )?(?P<obj>\S+): in function `(?P<fn>.+)'
 LLD_REFERENCED = re.compile(
     r"^>>>\s+(?:referenced by )?(?P<obj>\S.*?):\((?P<fn>.+?)\)(?: in archive (?P<archive>\S.*))?$"
 )
+# The source line of a reference, when the objects carry debug info (FACTS.md,
+# measured with rustc 1.95 on a dev build): rust-lld and ld.lld say
+# ">>> referenced by main.rs:3 (src/main.rs:3)", the path relative to rustc's
+# working directory; GNU ld "/abs/src/main.rs:3: undefined reference to `x'" under
+# its "in function" line; gold "src/main.rs:3: error: undefined reference to 'x'".
+# mold 1.10 names only the codegen unit.
+LLD_SOURCE = re.compile(r"^>>>\s+referenced by (?P<short>\S+?):(?P<sline>\d+)(?: \((?P<path>.+):(?P<line>\d+)\))?$")
+SOURCE_PREFIX = re.compile(r"^(?:\S+: )?(?P<path>[^\s:]+\.rs):(?P<line>\d+): ")
 # ld64: `      _main in main.o` after `"_x", referenced from:`.
 LD64_REFERENCED = re.compile(r"^(?P<fn>\S+) in (?P<obj>\S+)$")
 # GNU ld --verbose lists every file it tried.

@@ -80,17 +80,19 @@ def findings(r: GateResult) -> list[Finding]:
         # A passing link can still carry warnings (lld's archive-order reports).
         return [
             Finding(rule=d.kind, level="warning", message=f"{r.gate} [{r.linker}]: {d.message}",
-                    file=_relative(d.build_script), hint=d.hint)
+                    file=_location(d)[0], line=_location(d)[1], hint=d.hint)
             for d in r.diagnostics if d.level == "warning"
         ]
     out: list[Finding] = []
     for d in r.diagnostics:
+        file, line = _location(d)
         out.append(
             Finding(
                 rule=d.kind,
                 level="warning" if d.level == "warning" else "error",
                 message=f"{r.gate} [{r.linker}]: {d.message}",
-                file=_relative(d.build_script),
+                file=file,
+                line=line,
                 hint=d.hint,
             )
         )
@@ -104,6 +106,22 @@ def findings(r: GateResult) -> list[Finding]:
             )
         )
     return out
+
+
+def _location(d: Any) -> tuple[str | None, int | None]:
+    """Where an annotation points: the first Rust source line that references the
+    symbol when the linker named one, else the build-script line that prints the
+    first directive involved, else the build script."""
+    from linkgate.diagnose.recipe import source_line
+
+    if d.source:
+        path, _, line = d.source.rpartition(":")
+        if path and line.isdigit():
+            return _relative(path), int(line)
+    for r in d.directives:
+        if r.build_script and (at := source_line(r.build_script, r)) is not None:
+            return _relative(r.build_script), at
+    return _relative(d.build_script), None
 
 
 def _relative(path: str | None) -> str | None:
@@ -192,6 +210,9 @@ def _render_failure(item: dict[str, Any], console: Any, hints: dict[str, list[st
         console.print(head + f": {escape(d['message'])}", highlight=False)
         if d.get("referenced_from"):
             console.print(f"{pad}  referenced from {escape(d['referenced_from'])}", highlight=False)
+        if d.get("source"):
+            path, _, line = d["source"].rpartition(":")
+            console.print(f"{pad}  at {escape(f'{_relative(path)}:{line}')}", highlight=False)
         for rl in d.get("directives") or []:
             where = f"{rl['output_file']}:{rl['line']}"
             console.print(

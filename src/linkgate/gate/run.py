@@ -436,7 +436,15 @@ def _diagnostics(lines: list[str], log: BuildLog, result: GateResult) -> list[An
         return diags
     outputs = [read_build_script_output(Path(b.out_dir), b.package_id) for b in log.build_scripts if b.out_dir]
     found = [o for o in outputs if o is not None]
-    return diagnose.attach_recipe(diags, found)
+    diags = diagnose.attach_recipe(diags, found)
+    # A source path in debug info is relative to rustc's working directory,
+    # which the linker inherits: the recorded link's cwd.
+    if rec is not None:
+        from dataclasses import replace
+
+        diags = [replace(d, source=os.path.join(rec.cwd, d.source))
+                 if d.source and not os.path.isabs(d.source) else d for d in diags]
+    return diags
 
 
 def _run_command(
