@@ -22,3 +22,21 @@ def git_repo(root: Path) -> None:
     subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True)
     git(root, "add", "-A")
     git(root, "commit", "-qm", "init")
+
+
+# A shell command that links a tiny C program through the linker seam rustc uses:
+# linkgate's recording wrapper, installed as CARGO_TARGET_<TRIPLE>_LINKER for every
+# gate. A command gate passes only on a link the wrapper saw, and this one links in
+# tens of milliseconds (the journal and lock tests run it many times).
+LINK_SH = (
+    'printf "int main(void) { return 0; }\\n" > "$CARGO_TARGET_DIR/fastlink.c" && '
+    '"$(env | sed -n "s/^CARGO_TARGET_[A-Z0-9_]*_LINKER=//p" | head -n 1)" '
+    '"$CARGO_TARGET_DIR/fastlink.c" -o "$CARGO_TARGET_DIR/fastlink"'
+)
+
+
+def toml_str(text: str) -> str:
+    """*text* as a TOML basic string (JSON's escapes are all valid TOML)."""
+    import json
+
+    return json.dumps(text)

@@ -28,5 +28,20 @@ def target_dir(config: Config, gate: Gate, linker: str, env: Mapping[str, str] |
     return config.root / "target" / "linkgate" / gate.name / linker
 
 
+def hide_default_root(config: Config, tdir: Path) -> None:
+    """``target/linkgate/`` gets its own ``.gitignore`` (``*``), as ``.linkgate/`` does: a
+    repository that does not ignore ``target/`` (a command gate's) never shows it in git."""
+    base = config.root / "target" / "linkgate"
+    if base not in tdir.parents:
+        return  # a target-dir or CARGO_TARGET_DIR the user chose: theirs to ignore
+    ignore = base / ".gitignore"
+    if not ignore.exists():
+        try:
+            base.mkdir(parents=True, exist_ok=True)
+            ignore.write_text("# Created by linkgate automatically.\n*\n", encoding="utf-8")
+        except OSError:
+            pass  # a read-only checkout: only hygiene is lost
+
+
 def work_dir(config: Config, gate: Gate) -> Path:
     return Path(config.root, gate.working_directory) if gate.working_directory else config.root

@@ -45,13 +45,10 @@ def build_report(results: list[GateResult]) -> Report:
 
 def summary_line(results: list[GateResult]) -> str:
     ok = sum(r.ok for r in results)
-    fresh = sum(r.ok and not r.proven and not r.command_gate for r in results)
-    blind = sum(r.ok and not r.proven and r.command_gate for r in results)
+    fresh = sum(r.ok and not r.proven for r in results)
     text = f"{ok} of {len(results)} (gate, linker) pairs linked"
     if fresh:
         text += f", {fresh} of them NOT proven (nothing linked in this run)"
-    if blind:
-        text += f", {blind} NOT proven (command gates: linkgate cannot see what they link)"
     return text
 
 

@@ -66,7 +66,6 @@ class GateResult:
     warnings: list[str] = field(default_factory=list)
     units_compiled: int = 0
     duration_s: float = 0.0
-    command_gate: bool = False  # judged by exit status alone (command = [...])
     links: list[dict[str, Any]] = field(default_factory=list)  # per-link times from the wrapper
     replayed: bool = False
     # (package_id, out_dir) of the build scripts cargo reported: replay and
@@ -140,10 +139,12 @@ def gate_env(
     env.update(gate.env)
     env["CARGO_TARGET_DIR"] = str(tdir)
     env.update(linkers.rustflags_env(linkers.require(linker, env), env))
-    if record_links and gate.is_cargo:
+    if record_links:
         from linkgate.gate import wrapper
 
-        proc.which("cargo", env)  # say "cargo is missing" before anything about the recorder
+        if gate.is_cargo:
+            proc.which("cargo", env)  # say "cargo is missing" before anything about the recorder
+        # A command gate's cargo inherits the linker setting: its links are recorded too.
         env.update(wrapper.wrap_env(tdir, gate.cargo or (), layout.work_dir(config, gate), env))
     return env
 
@@ -164,7 +165,7 @@ def run_gate(
     cwd = layout.work_dir(config, gate)
     argv = cargo_argv(gate) if gate.is_cargo else list(gate.command or ())
     result = GateResult(
-        gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv, command_gate=not gate.is_cargo
+        gate=gate.name, linker=linker, verdict=ERROR, target_dir=str(tdir), argv=argv
     )
     result.started_at, result.cold = time.time(), measure.is_cold(tdir)
     result.context = measure.context(config.root)
@@ -175,8 +176,9 @@ def run_gate(
                 f"working-directory {gate.working_directory!r} of gate {gate.name!r} does not exist",
                 hint=f"fix working-directory in {config.path}",
             )
+        layout.hide_default_root(config, tdir)
         env = gate_env(config, gate, linker, tdir, record_links=record_links)
-        record_since = recording.begin(tdir) if record_links and gate.is_cargo else None
+        record_since = recording.begin(tdir) if record_links else None
         result.recipes = recipes.active_for_run(config, gate, env)
         if linker != "default" and not any(k in gate.env for k in ("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS")):
             for path in linkers.config_rustflags_files(str(cwd)):
@@ -193,7 +195,7 @@ def run_gate(
                 )
             _run_cargo(result, argv, cwd, env, force_link, progress)
         else:
-            _run_command(result, argv, cwd, env, progress)
+            _run_command(result, argv, cwd, env, progress, tdir=tdir, since=record_since, force_link=force_link)
         if record_since is not None:
             result.links = recording.finish(
                 tdir, gate=gate.name, linker=linker, started=record_since, verdict=result.verdict,
@@ -447,11 +449,7 @@ def _diagnostics(lines: list[str], log: BuildLog, result: GateResult) -> list[An
     return diags
 
 
-def _run_command(
-    result: GateResult, argv: list[str], cwd: Path, env: dict[str, str], progress: Progress | None
-) -> None:
-    from linkgate import diagnose
-
+def _command_once(argv: list[str], cwd: Path, env: dict[str, str], progress: Progress | None) -> tuple[int, list[str]]:
     stream = proc.Stream(argv, cwd=cwd, env=env)
     out: list[str] = []
     try:
@@ -463,17 +461,32 @@ def _run_command(
     except BaseException:
         stream.terminate()
         raise
-    lines = out + stream.stderr.splitlines()
+    return rc, out + stream.stderr.splitlines()
+
+
+def _run_command(
+    result: GateResult, argv: list[str], cwd: Path, env: dict[str, str], progress: Progress | None,
+    *, tdir: Path, since: float | None, force_link: bool,
+) -> None:
+    """A command gate: its exit status and log for a failure; for a pass, the links the
+    recording wrapper saw (gate/commandlinks.py), never the exit status alone."""
+    from linkgate import diagnose
+    from linkgate.gate import commandlinks
+
+    rc, lines = _command_once(argv, cwd, env, progress)
+    if rc == 0 and since is not None and not commandlinks.this_run(tdir, since) and force_link:
+        # Warm: cargo found everything fresh. Make it relink the smallest output an
+        # earlier run recorded, as a cargo gate's proof of link does.
+        victim = commandlinks.relink_victim(tdir, since)
+        if victim is not None:
+            if progress is not None:
+                progress(f"relinking {victim.name} to prove the link", None)
+            victim.unlink()
+            result.forced_relink = True
+            rc, lines = _command_once(argv, cwd, env, progress)
     diags = diagnose.classify(lines)
     if rc == 0:
-        # A command gate is judged by its exit status: linkgate sees no
-        # artifacts, so `linked` stays empty and the pass is never proven.
-        result.verdict = LINKED
-        result.proven = False
-        result.messages.append(
-            f"{argv[0]} exited 0; linkgate cannot see what a command gate links, so it lists nothing "
-            "as linked and this pass is not proven"
-        )
+        _judge_command_links(result, argv, tdir, since, force_link)
     elif rc < 0:
         result.messages.append(f"{argv[0]} was killed by signal {-rc}")
     elif diags:
@@ -483,6 +496,46 @@ def _run_command(
     else:
         result.verdict = COMPILE_FAILED
         result.messages.append(f"{argv[0]} exited {rc} without a linker error:\n" + _tail("\n".join(lines)))
+
+
+def _judge_command_links(result: GateResult, argv: list[str], tdir: Path, since: float | None,
+                         force_link: bool) -> None:
+    from linkgate.gate import commandlinks
+
+    if since is None:
+        result.verdict = ERROR
+        result.messages.append(f"{argv[0]} exited 0, but without the recording wrapper linkgate cannot see "
+                               "what a command gate links; nothing is judged linked")
+        return
+    links = commandlinks.this_run(tdir, since)
+    if links:
+        result.verdict = LINKED
+        result.proven = True
+        seen = set()
+        for rec in links:
+            if rec.output in seen:
+                continue
+            seen.add(rec.output)
+            target, kind = commandlinks.describe(rec)
+            result.linked.append(LinkedArtifact(target=target, kind=kind, path=rec.output or ""))
+        return
+    if not force_link and commandlinks.relink_victim(tdir, since) is not None:
+        result.verdict = LINKED
+        result.proven = False
+        result.messages.append(
+            "nothing was linked in this run (an earlier run's outputs are still there, so cargo found them "
+            "fresh); this pass is not proven (run without --no-force-link to relink)"
+        )
+        return
+    result.verdict = ERROR
+    result.messages.append(
+        f"nothing linked: {argv[0]} exited 0, but the recording wrapper saw no link of a program, test "
+        "or shared library (build scripts and proc-macros, which cargo check links too, do not count)"
+        + ("; linkgate deleted the smallest output of an earlier run and the command did not link it again"
+           if result.forced_relink else "")
+        + ". A command gate must build through cargo (or rustc) for the host target or CARGO_BUILD_TARGET "
+        "in its env, with a subcommand that links, e.g. cargo test --no-run"
+    )
 
 
 def _linked(a: Artifact) -> LinkedArtifact:

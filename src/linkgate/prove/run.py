@@ -228,7 +228,7 @@ def _file_control_by_replay(
     from linkgate.replay import probe
 
     if not p.gate.is_cargo:
-        return None, f"gate {p.gate.name!r} runs a command, not cargo, and linkgate records only cargo gates' links"
+        return None, f"gate {p.gate.name!r} runs a command, not cargo, and replay needs cargo's records of the build scripts"
     phase(f"{p.control.name}: running the mutated build script alone")
     removed, why = probe.removed_directives(config, p.gate, p.rel_path, p.original, p.mutated)
     if removed is None:
@@ -294,7 +294,7 @@ def _real_run(
     if invalidate_first and package is not None:
         fingerprint.invalidate_package(tdir, package)
     res = run_gate(config, gate, linker, force_link=False, progress=on_build)
-    if invalidate_first or res.verdict != LINKED or res.linked or not gate.is_cargo:
+    if invalidate_first or res.verdict != LINKED or res.linked:
         return res, invalidate_first
     first = res.duration_s
     if package is not None:

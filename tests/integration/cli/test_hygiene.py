@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from lgtest import git, git_repo
+from lgtest import LINK_SH, git, git_repo, toml_str
 
 from linkgate.cli import main
 
@@ -20,7 +20,8 @@ LINKGATE = [sys.executable, "-m", "linkgate"]
 FAST = """
 [[gate]]
 name = "fast"
-command = ["sh", "-c", "grep -q NEEDED lib.txt || { echo '/usr/bin/ld: cannot find -lneeded' >&2; exit 1; }"]
+command = ["sh", "-c", """ + toml_str("grep -q NEEDED lib.txt || { echo '/usr/bin/ld: cannot find -lneeded' >&2; exit 1; }; "
+                                      + LINK_SH) + """]
 
 [[gate.control]]
 name = "drop-needed"

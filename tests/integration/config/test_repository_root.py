@@ -6,16 +6,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from lgtest import git, git_repo, sha
+from lgtest import LINK_SH, git, git_repo, sha, toml_str
 
 from linkgate import config as config_mod
 from linkgate.cli import main
 
-# The gate passes only when it runs at the root, where root-marker lives.
+# The gate links (lgtest.LINK_SH) only when it runs at the root, where root-marker lives.
+_AT_ROOT = "test -f root-marker || { echo 'not at the root' >&2; exit 1; }; " + LINK_SH
 GATE = """
 [[gate]]
 name = "g"
-command = ["sh", "-c", "test -f root-marker || {{ echo 'not at the root' >&2; exit 1; }}"]
+command = ["sh", "-c", """ + toml_str(_AT_ROOT).replace("{", "{{").replace("}", "}}") + """]
 
 [[gate.control]]
 name = "c"

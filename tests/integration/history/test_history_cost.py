@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 
 from linkgate.cli import main
-from lgtest import git, git_repo, sha
+from lgtest import LINK_SH, git, git_repo, sha, toml_str
 
 ROOT = Path(__file__).resolve().parents[3]
 CCSYS = ROOT / "tests" / "fixtures" / "ccsys"
@@ -243,7 +243,7 @@ def test_concurrent_linkgate_runs_all_land_their_rows(tmp_path: Path) -> None:
 
     root = tmp_path / "repo"
     root.mkdir()
-    (root / "linkgate.toml").write_text('[[gate]]\nname = "quick"\ncommand = ["sh", "-c", "echo linked"]\n')
+    (root / "linkgate.toml").write_text(f'[[gate]]\nname = "quick"\ncommand = ["sh", "-c", {toml_str(LINK_SH)}]\n')
     git_repo(root)
     loop = f"for i in 1 2 3 4 5; do {sys.executable} -m linkgate run -q --format json > /dev/null || exit 9; done"
     env = {k: v for k, v in os.environ.items() if k != "LINKGATE_HISTORY"}

@@ -8,16 +8,18 @@ import sys
 import time
 from pathlib import Path
 
-from lgtest import git_repo, sha
+from lgtest import LINK_SH, git_repo, sha, toml_str
 
 LINKGATE = [sys.executable, "-m", "linkgate"]
 
-# A command gate that announces it is running, then takes its time; it "links"
-# while lib.txt names NEEDED (as the fast gate of the other prove tests).
+# A command gate that announces it is running, then takes its time; it links
+# (lgtest.LINK_SH) while lib.txt names NEEDED (as the fast gate of the other prove tests).
+_SLOW_SH = ("touch started ran-by-${WHO:-someone}; sleep {sleep}; "
+            "grep -q NEEDED lib.txt || { echo '/usr/bin/ld: cannot find -lneeded' >&2; exit 1; }; " + LINK_SH)
 GATE = """
 [[gate]]
 name = "slow"
-command = ["sh", "-c", "touch started ran-by-${{WHO:-someone}}; sleep {sleep}; grep -q NEEDED lib.txt || {{ echo '/usr/bin/ld: cannot find -lneeded' >&2; exit 1; }}"]
+command = ["sh", "-c", """ + toml_str(_SLOW_SH).replace("{", "{{").replace("}", "}}").replace("{{sleep}}", "{sleep}") + """]
 
 [[gate.control]]
 name = "drop-needed"

@@ -162,8 +162,11 @@ def test_cargo_missing_is_an_error(demo_workspace, monkeypatch, capsys, tmp_path
 
 
 def test_command_gate_verdicts(tmp_path, monkeypatch, capsys):
+    from lgtest import LINK_SH, toml_str
+
     (tmp_path / "linkgate.toml").write_text(
-        '[[gate]]\nname = "ok"\ncommand = ["sh", "-c", "echo building"]\n\n'
+        f'[[gate]]\nname = "ok"\ncommand = ["sh", "-c", {toml_str(LINK_SH)}]\n\n'
+        '[[gate]]\nname = "silent"\ncommand = ["sh", "-c", "echo building"]\n\n'
         '[[gate]]\nname = "bad"\ncommand = ["sh", "-c", "echo \\"/usr/bin/ld: cannot find -lfoo: No such file or directory\\" >&2; exit 1"]\n\n'
         '[[gate]]\nname = "broken"\ncommand = ["sh", "-c", "echo \\"make: *** no rule\\" >&2; exit 2"]\n'
     )
@@ -171,7 +174,8 @@ def test_command_gate_verdicts(tmp_path, monkeypatch, capsys):
     rc = main(["run", "-q", "--format", "json"])
     doc = json.loads(capsys.readouterr().out)
     res = {r["gate"]: r for r in doc["results"]}
-    assert res["ok"]["verdict"] == "linked" and not res["ok"]["proven"]
+    assert res["ok"]["verdict"] == "linked" and res["ok"]["proven"]
+    assert res["silent"]["verdict"] == "error" and "nothing linked" in res["silent"]["messages"][0]
     assert res["bad"]["verdict"] == "link-failed"
     assert res["broken"]["verdict"] == "compile-failed"
     assert rc == 1

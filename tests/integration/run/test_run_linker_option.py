@@ -6,13 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from lgtest import git_repo
+from lgtest import LINK_SH, git_repo, toml_str
 
 from linkgate.cli import main
 
 CONFIG = (
-    '[[gate]]\nname = "app-link"\ncommand = ["sh", "-c", "echo building"]\nlinkers = ["default", "gold"]\n\n'
-    '[[gate]]\nname = "tool-link"\ncommand = ["sh", "-c", "echo building"]\n\n'
+    f'[[gate]]\nname = "app-link"\ncommand = ["sh", "-c", {toml_str(LINK_SH)}]\nlinkers = ["default", "gold"]\n\n'
+    f'[[gate]]\nname = "tool-link"\ncommand = ["sh", "-c", {toml_str(LINK_SH)}]\n\n'
 )
 
 
