@@ -58,7 +58,32 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
     if call.all_features and selected and not any(m.features or m.default for m in selected):
         # With no [features] table, --all-features enables nothing: it is the default set.
         sets = tuple(dict.fromkeys(FeatureSet(fs.features, fs.no_default, False, fs.symbolic) for fs in sets))
+    if selected:
+        # `-p a --features cuda` and `-p b --features cuda` are different sets to cargo.
+        names = tuple(sorted({m.name for m in selected if m.name}))
+        reach = _reach(selected)
+        sets = tuple(dict.fromkeys(replace(fs, packages=names, reach=reach) for fs in sets))
     return Classified(inv, call, exercise, sets, cache[key])
+
+
+def _reach(selected: list[manifests.Manifest]) -> tuple[str, ...]:
+    """The names of *selected* and of every local package their path dependencies reach."""
+    names: set[str] = set()
+    seen: set[Path] = set()
+    todo = list(selected)
+    while todo:
+        m = todo.pop()
+        if m.path in seen:
+            continue
+        seen.add(m.path)
+        if m.name:
+            names.add(m.name)
+        for d in m.path_deps:
+            try:
+                todo.append(manifests.read(d / "Cargo.toml"))
+            except manifests.ManifestError:
+                continue
+    return tuple(sorted(names))
 
 
 def _outside_checkout(repo: Path, cwd: str, call: CargoCall) -> str:

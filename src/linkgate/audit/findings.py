@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from linkgate.audit.classify import linker_of, target_dir
@@ -23,10 +24,10 @@ from linkgate.cargo.features import FeatureSet
 LARGE_LOCKFILE = 300
 
 
-def feature_set_key(fs: FeatureSet) -> tuple[str, str, tuple[str, ...], bool, bool]:
+def feature_set_key(fs: FeatureSet) -> tuple[str, str, tuple[str, ...], bool, bool, tuple[str, ...]]:
     """A total order on feature sets: a symbolic set (cargo hack whose features are
     unknown) has ``symbolic=None`` compared with a string otherwise."""
-    return (fs.scope, fs.symbolic or "", fs.features, fs.no_default, fs.all)
+    return (fs.scope, fs.symbolic or "", fs.features, fs.no_default, fs.all, fs.packages)
 
 
 def rules(repo: Path, result: AuditResult) -> list[RawFinding]:
@@ -65,11 +66,26 @@ def _invalid(result: AuditResult) -> Iterable[RawFinding]:
         )
 
 
+def _covered(fs: FeatureSet, linked: Iterable[FeatureSet]) -> bool:
+    """Is every package of *fs* linked with its features by some set in *linked*?"""
+    peers = [other for other in linked if replace(other, packages=()).covers(replace(fs, packages=()))]
+    if any(not other.packages for other in peers) or (peers and not fs.packages):
+        return True
+    return bool(fs.packages) and set(fs.packages) <= {p for other in peers for p in other.reach or other.packages}
+
+
+def _of(fs: FeatureSet) -> str:
+    if not fs.packages:
+        return ""
+    return f" of {', '.join(fs.packages)}" if len(fs.packages) <= 3 else f" of {len(fs.packages)} packages"
+
+
 def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
     sets = by_feature_set(items)
+    linked = [fs for fs, users in sets.items() if any(c.links for c in users)]
     for fs, users in sorted(sets.items(), key=lambda kv: feature_set_key(kv[0])):
         # A set of a project the job clones is that project's business, not this repository's.
-        if fs.unknown or fs.scope or any(c.links for c in users):
+        if fs.unknown or fs.scope or any(c.links for c in users) or _covered(fs, linked):
             continue
         compiled = [c for c in users if c.exercise in ("checked", "linted", COMPILED_ONLY)]
         if not compiled:
@@ -78,9 +94,10 @@ def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
         flags = f"--features {','.join(fs.features)}" if fs.features else ""
         flags += " --no-default-features" if fs.no_default else ""
         flags = "--all-features" if fs.all else flags
+        flags = " ".join(f"-p {name}" for name in fs.packages) + " " + flags if 0 < len(fs.packages) <= 3 else flags
         yield RawFinding(
             "never-linked",
-            f"feature set `{fs.label}` is compiled by {_jobs(compiled)} but linked by no job: "
+            f"feature set `{fs.label}`{_of(fs)} is compiled by {_jobs(compiled)} but linked by no job: "
             "cargo check and clippy never run the linker",
             first.inv.file, first.inv.line, subject=fs.label,
             hint=f"link it in CI, e.g. `{' '.join(['cargo', 'test', '--no-run', *flags.split()])}`"
@@ -90,14 +107,15 @@ def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
 
 def _link_only_on_schedule(items: list[Classified]) -> Iterable[RawFinding]:
     linked = by_feature_set(c for c in items if c.links)
+    seen = [fs for fs, users in linked.items() if any(c.trigger.pr_visible for c in users)]
     for fs, users in sorted(linked.items(), key=lambda kv: feature_set_key(kv[0])):
-        if fs.unknown or fs.scope or any(c.trigger.pr_visible for c in users):
+        if fs.unknown or fs.scope or any(c.trigger.pr_visible for c in users) or _covered(fs, seen):
             continue
         first = min(users, key=lambda c: (c.inv.file, c.inv.line))
         events = sorted({e for c in users for e in c.trigger.events}) or ["never"]
         yield RawFinding(
             "link-only-on-schedule",
-            f"feature set `{fs.label}` is linked only by {_jobs(users)} (on: {', '.join(events)}): "
+            f"feature set `{fs.label}`{_of(fs)} is linked only by {_jobs(users)} (on: {', '.join(events)}): "
             "a pull request can break its link unseen",
             first.inv.file, first.inv.line, subject=fs.label,
             hint="also link it on pull_request, path-filtered to its causal surface if it is slow",

@@ -1,7 +1,12 @@
 """The feature sets a cargo command compiles, normalised for comparison.
 
 A set is the sorted ``--features`` plus ``--no-default-features`` and
-``--all-features``. ``cargo hack --each-feature`` / ``--feature-powerset``
+``--all-features``, compared as cargo enables them: a feature the default set
+already turns on adds nothing (``cuda,webui`` is ``cuda`` when ``webui`` is
+default), ``--all-features`` on a package with a ``[features]`` table is that
+table, and the packages the command selects are part of the set (``-p a
+--features cuda`` is not ``-p b --features cuda``). The label keeps what the
+command wrote. ``cargo hack --each-feature`` / ``--feature-powerset``
 compile many sets; they are expanded from the package's ``[features]``
 table, following cargo-hack's documented behaviour (default features,
 ``--no-default-features``, then each feature, or each combination, on top of
@@ -15,7 +20,7 @@ import functools
 import itertools
 import posixpath
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from linkgate.cargo.cargoargs import CargoCall
@@ -32,13 +37,34 @@ class FeatureSet:
     # A directory the repository does not hold (a project CI clones, then builds):
     # its features are another package's, never to be mixed with this repository's.
     scope: str = ""
+    # The packages the command selects, when known (empty: not known).
+    packages: tuple[str, ...] = ()
+    # The set as the command wrote it, when the comparison form differs (`cuda,webui`, `--all-features`).
+    written: FeatureSet | None = field(default=None, compare=False, repr=False)
+    # The local packages a build of *packages* compiles (their path dependencies too): what a link covers.
+    reach: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def label(self) -> str:
         return f"{self._base} in {self.scope}/ (not in the repository)" if self.scope else self._base
 
     @property
+    def qualified(self) -> str:
+        """The set as cargo sees it, with the packages it applies to when known: `core: cuda`
+        (for `-p core --features cuda,webui` when webui is a default feature)."""
+        label = FeatureSet(self.features, self.no_default, self.all, self.symbolic, self.scope).label
+        return f"{','.join(self.packages)}: {label}" if self.packages else label
+
+    def covers(self, other: FeatureSet) -> bool:
+        """Does linking this set link *other*: the same features, on the packages of *other* (or unknown ones)?"""
+        same = (self.features, self.no_default, self.all, self.symbolic, self.scope) == \
+            (other.features, other.no_default, other.all, other.symbolic, other.scope)
+        return same and (not self.packages or not other.packages or set(other.packages) <= set(self.packages))
+
+    @property
     def _base(self) -> str:
+        if self.written is not None:
+            return self.written._base
         if self.symbolic:
             return self.symbolic
         if self.all:
@@ -58,7 +84,8 @@ def feature_sets(repo: Path, cwd: str, call: CargoCall) -> tuple[FeatureSet, ...
     trivial_default = manifest is not None and not manifest[1]
 
     def make(features: tuple[str, ...], no_default: bool) -> FeatureSet:
-        return FeatureSet(features, no_default and not trivial_default, call.all_features)
+        written = FeatureSet(features, no_default and not trivial_default, call.all_features)
+        return _as_cargo_sees(written, manifest)
 
     if not call.hack:
         return (make(call.features, call.no_default_features),)
@@ -74,9 +101,41 @@ def feature_sets(repo: Path, cwd: str, call: CargoCall) -> tuple[FeatureSet, ...
     return tuple(dict.fromkeys(sets))
 
 
+def _as_cargo_sees(fs: FeatureSet, manifest: tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]] | None) -> FeatureSet:
+    """*fs* in its comparison form (features the default set enables dropped, --all-features
+    as the feature table), labelled as written."""
+    if manifest is None or fs.unknown:
+        return fs
+    names, _default, table = manifest
+    if fs.all:
+        if not names:
+            return fs
+        return FeatureSet(names, False, False, written=fs)
+    if fs.no_default:
+        return fs
+    enabled = _closure(dict(table), {"default"})
+    kept = tuple(f for f in fs.features if f not in enabled)
+    return fs if kept == fs.features else FeatureSet(kept, False, False, written=fs)
+
+
+def _closure(table: dict[str, tuple[str, ...]], start: set[str]) -> set[str]:
+    """The features of this package that *start* turns on (not those of dependencies)."""
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        f = todo.pop()
+        if f in seen or f not in table:
+            continue
+        seen.add(f)
+        todo.extend(e for e in table[f] if "/" not in e and not e.startswith("dep:"))
+    return seen
+
+
 @functools.lru_cache(maxsize=256)
-def _manifest_features(repo: Path, manifest: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """(feature names but default, members of default) of a package manifest."""
+def _manifest_features(
+    repo: Path, manifest: str
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]] | None:
+    """(feature names but default, members of default, the whole table) of a package manifest."""
     try:
         data = tomllib.loads((repo / manifest).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -85,7 +144,9 @@ def _manifest_features(repo: Path, manifest: str) -> tuple[tuple[str, ...], tupl
         return None
     features = data.get("features")
     if not isinstance(features, dict):
-        return (), ()
+        return (), (), ()
     default = features.get("default", [])
     names = tuple(sorted(name for name in features if name != "default"))
-    return names, tuple(default) if isinstance(default, list) else ()
+    table = tuple((k, tuple(str(e) for e in v if isinstance(e, str))) for k, v in sorted(features.items())
+                  if isinstance(v, list))
+    return names, tuple(default) if isinstance(default, list) else (), table

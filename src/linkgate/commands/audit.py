@@ -199,6 +199,7 @@ def invocation_json(c: Any) -> dict[str, Any]:
         "all_features": call.all_features,
         "hack": call.hack,
         "feature_sets": [fs.label for fs in c.feature_sets],
+        "feature_sets_by_package": [fs.qualified for fs in c.feature_sets],
         "packages": list(call.packages),
         "workspace": call.workspace,
         "exclude": list(call.exclude),
@@ -229,7 +230,7 @@ def _exercise_rows(report: Any) -> list[tuple[str, dict[str, list[str]]]]:
         if inv["exercise"] not in EXERCISE_ORDER:
             continue
         stem = inv["workflow"].rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        for label in inv["feature_sets"]:
+        for label in inv.get("feature_sets_by_package") or inv["feature_sets"]:
             jobs = rows.setdefault(label, {k: [] for k in EXERCISE_ORDER}).setdefault(inv["exercise"], [])
             name = f"{stem}/{inv['job']}"
             if name not in jobs:

@@ -112,7 +112,7 @@ def test_human_table_and_markdown(repo: Path, capsys: pytest.CaptureFixture[str]
     md = repo.parent / "audit.md"
     main(["audit", "--repo", str(repo), "--format", "markdown", "--output", str(md)])
     lines = md.read_text().splitlines()
-    assert "| `a,b` | check/check | check/check | - | - | - |" in lines
+    assert "| `fixture: a,b` | check/check | check/check | - | - | - |" in lines  # rows per package
     assert any(line.startswith("| error | `never-linked` | `.github/workflows/check.yml:12` |") for line in lines)
 
 

@@ -69,7 +69,7 @@ def test_cargo_aliases_expand_from_the_working_directory_up_and_xtask_is_a_note(
          True, False, {}),
         ("cargo", "run", ("run", "--package", "xtask", "--", "codegen"), ["default"], "", f"{WF}:14", True, False,
          {}),
-        ("cargo", "clippy", ("clippy", "--workspace"), ["default"], "", f"{WF}:15", False, False, {}),
+        ("cargo", "clippy", ("clippy", "--package", "xtask"), ["default"], "", f"{WF}:15", False, False, {}),
         # crates/inner/.cargo/config.toml is nearer than the root's.
         ("cargo", "test", ("test", "--features", "fast"), ["fast"], "crates/inner", f"{WF}:16", True, False, {}),
     ]
@@ -216,3 +216,29 @@ def test_filters_combine_as_the_if_writes_them_and_the_trigger_paths_are_a_filte
     assert "ci/link-both (.github/workflows/ci.yml:47)" in both["message"] and "link-either" not in both["message"]
     assert "a required check stays pending" in trigger["message"]
     assert "required check" not in both["message"]
+
+
+def test_feature_sets_are_compared_per_package_as_cargo_enables_them(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "feature-sets")
+    # Labels stay as written; the comparison form is per package.
+    assert [(i["feature_sets"], i["feature_sets_by_package"]) for i in doc["invocations"]] == [
+        (["cuda"], ["a: cuda"]), (["cuda"], ["b: cuda"]),
+        # webui is a default feature of app: `cuda,webui` is `cuda`.
+        (["cuda"], ["app: cuda"]), (["cuda,webui"], ["app: cuda"]),
+        # --all-features is c's whole table.
+        (["all features"], ["c: x,y"]), (["x,y"], ["c: x,y"]),
+    ]
+    # Linking b's cuda does not link a's; app's and c's checked sets are linked.
+    assert findings(doc) == [
+        ("never-linked", f"{WF}:12", "feature set `cuda` of a is compiled by ci/test (.github/workflows/ci.yml:12) "
+         "but linked by no job: cargo check and clippy never run the linker")]
+    assert doc["findings"][0]["hint"].startswith("link it in CI, e.g. `cargo test --no-run -p a --features cuda`")
+
+
+def test_the_human_table_has_one_row_per_package_and_set(tmp_path: Path) -> None:
+    repo = tmp_path / "feature-sets"
+    shutil.copytree(SHAPES / "feature-sets", repo)
+    out = tmp_path / "audit.md"
+    main(["audit", "--repo", str(repo), "--format", "markdown", "--output", str(out)])
+    rows = [line.split(" | ")[0] for line in out.read_text().splitlines() if line.startswith("| `")]
+    assert rows == ["| `a: cuda`", "| `app: cuda`", "| `b: cuda`", "| `c: x,y`"]
