@@ -88,15 +88,27 @@ def measure(repo: Path, truth: dict[str, Any], show: bool) -> tuple[int, int, in
 SETS = {"training": "ground_truth", "heldout": "heldout"}
 
 
-def measure_set(module_name: str, checkouts: Path, repos: list[str], show: bool) -> list[int]:
-    """Per-repository lines, then the set's totals: [real, hit, listed, findings, true]."""
+def measure_set(label: str, checkouts: Path, repos: list[str], show: bool) -> list[int]:
+    """Per-repository lines, then the set's totals: [real, hit, listed, findings, true].
+
+    A held-out repository whose results led to a fix (``heldout.MOVED_TO_TRAINING``) is
+    measured with the training set, from its unchanged held-out truth."""
     import importlib
 
-    module = importlib.import_module(module_name)
+    held = importlib.import_module(SETS["heldout"])
+    moved: dict[str, str] = getattr(held, "MOVED_TO_TRAINING", {})
+    sources: dict[str, Any] = {}
+    if label == "training":
+        module = importlib.import_module(SETS["training"])
+        sources.update({name: module for name in module.INVOCATIONS})
+        sources.update({name: held for name in moved})
+    else:
+        sources.update({name: held for name in held.INVOCATIONS if name not in moved})
     totals = [0, 0, 0, 0, 0]
-    for name in repos or sorted(module.INVOCATIONS):
-        if name not in module.INVOCATIONS:
+    for name in repos or sorted(sources):
+        if name not in sources:
             continue
+        module = sources[name]
         truth = {"invocations": module.INVOCATIONS[name], "findings": module.FINDINGS.get(name, [])}
         row = measure(checkouts / name.replace("/", "+"), truth, show)
         totals = [a + b for a, b in zip(totals, row)]
@@ -125,7 +137,7 @@ def main() -> int:
     lines = []
     for label in chosen:
         print(f"{label} ({SETS[label]}.py):")
-        lines.append(summary(label, measure_set(SETS[label], args.checkouts, args.repos, args.show)))
+        lines.append(summary(label, measure_set(label, args.checkouts, args.repos, args.show)))
     print("\n".join(lines))
     return 0
 

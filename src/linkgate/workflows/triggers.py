@@ -155,7 +155,7 @@ def trigger_for(repo: Path, wf: Workflow, job: Job, step: Step) -> Trigger:
     for cfg in wf.on.values():
         if isinstance(cfg, dict) and isinstance(cfg.get("paths"), list):
             native.extend(str(p) for p in cfg["paths"])
-    on_filters = _on_filters(wf, job)
+    on_filters = _on_filters(wf)
     filters = tuple(found) + on_filters
     # The job's own filter names it best; the trigger's paths only when it has none.
     first = (found or list(on_filters))[0] if found or on_filters else None
@@ -163,7 +163,7 @@ def trigger_for(repo: Path, wf: Workflow, job: Job, step: Step) -> Trigger:
                    tuple(filter_conditions))
 
 
-def _on_filters(wf: Workflow, job: Job) -> tuple[PathsFilter, ...]:
+def _on_filters(wf: Workflow) -> tuple[PathsFilter, ...]:
     """``on.<event>.paths`` / ``paths-ignore`` of the event a pull request runs (a push without one)."""
     events = [e for e in _PR_EVENTS if e in wf.on] or (["push"] if "push" in wf.on else [])
     out: list[PathsFilter] = []
@@ -176,7 +176,8 @@ def _on_filters(wf: Workflow, job: Job) -> tuple[PathsFilter, ...]:
             if isinstance(value, list):
                 lines = getattr(cfg, "key_lines", {})
                 rules = tuple(Rule.of(str(v)) for v in value if isinstance(v, str))
-                out.append(PathsFilter(job.id, "", f"on.{event}.{kind}", wf.rel, lines.get(kind, 1), rules, "some",
+                # The workflow's own filter: the same for every job, so their findings are one.
+                out.append(PathsFilter("", "", f"on.{event}.{kind}", wf.rel, lines.get(kind, 1), rules, "some",
                                        "", kind))
         if not any(f.step == "" and f.filter.startswith(f"on.{event}.") for f in out):
             return ()

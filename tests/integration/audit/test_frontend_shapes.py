@@ -214,6 +214,9 @@ def test_filters_combine_as_the_if_writes_them_and_the_trigger_paths_are_a_filte
     ]
     both, trigger = doc["findings"][0], doc["findings"][1]
     assert "ci/link-both (.github/workflows/ci.yml:47)" in both["message"] and "link-either" not in both["message"]
+    # The workflow's own filter gates both its jobs: one finding naming both.
+    assert "trigger-paths/link (.github/workflows/trigger-paths.yml:17), trigger-paths/link-release " \
+        "(.github/workflows/trigger-paths.yml:23)" in trigger["message"]
     assert "a required check stays pending" in trigger["message"]
     assert "required check" not in both["message"]
 
