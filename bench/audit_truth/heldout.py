@@ -82,6 +82,9 @@ MOVED_TO_TRAINING = {
     # for the workflow's on.pull_request.paths (the trigger's filter was keyed by job); now one
     # finding per workflow filter (tests/fixtures/audit/shapes/filters, trigger-paths.yml).
     "huggingface/candle": "one finding per workflow-level paths filter, not one per job",
+    # 2026-12-01, issue 19: a Windows (pwsh) step's `--features="x"` kept its quotes in the feature
+    # name; the PowerShell reader now removes quotes inside a word (shapes/pwsh, windows.yml:43).
+    "duckdb/duckdb-rs": "quotes inside a PowerShell word are removed",
 }
 
 COMMITS = {

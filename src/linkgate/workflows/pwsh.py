@@ -274,6 +274,9 @@ class _Reader:
             return "''"
         if text.lower() in ("$true", "$false"):
             return text[1:].lower()
+        if "'" in text or '"' in text:
+            # `--features="a b"`: quotes inside a word are removed, as bash removes them.
+            return "".join(self.word(part) for part in _segments(text))
         return '"' + self.expand(text) + '"' if "$" in text or "`" in text else shlex.quote(text)
 
     def expand(self, text: str) -> str:
@@ -310,6 +313,12 @@ class _Reader:
             out.append({'"': '\\"', "\\": "\\\\", "`": "\\`", "$": "\\$"}.get(c, c))
             i += 1
         return "".join(out)
+
+
+def _segments(text: str) -> list[str]:
+    """A word cut into its quoted and bare parts: `--features="a b"` -> `--features=`, `"a b"`."""
+    parts = re.findall(r"'(?:[^']|'')*'|\"(?:[^\"`]|`.)*\"|[^'\"]+", text, re.S)
+    return parts if "".join(parts) == text else [text.replace("'", "").replace('"', "")]
 
 
 def _split_commas(text: str) -> list[str]:

@@ -157,6 +157,8 @@ def test_powershell_steps_are_read_as_powershell(tmp_path: Path) -> None:
         ("cargo", "test", ("test", "--features", "vulkan,static"), ["static,vulkan"], "", f"{w}:40", True, False,
          {}),
         ("cargo", "check", ("check",), ["default"], "", f"{w}:41", False, False, {}),
+        # Quotes inside a word are removed, as PowerShell passes it to a native program.
+        ("cargo", "test", ("test", "--features=dx12", "-Fstatic"), ["dx12,static"], "", f"{w}:43", True, False, {}),
     ]
     assert [f for f in findings(doc) if f[0] == "unresolved"] == [
         ("unresolved", f"{w}:22", "cannot read the PowerShell script block `cargo build --manifest-path "
