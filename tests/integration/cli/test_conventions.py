@@ -65,6 +65,7 @@ def test_options_follow_one_convention(path: tuple[str, ...], capsys: pytest.Cap
 def test_every_help_has_an_example_the_parser_accepts(path: tuple[str, ...], tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert " ".join(path) in EXAMPLES, f"`linkgate {' '.join(path)}` has no examples: add them to linkgate.cli.EXAMPLES"
     text = help_of(path, capsys)
     assert "\nExamples:\n" in text.replace("  Examples:", "Examples:"), f"{' '.join(path)} has no example"
     monkeypatch.chdir(tmp_path)
