@@ -55,6 +55,9 @@ class Control:
     # { lib = "static=foo" } (a rustc-link-lib value): judged by replay, no file changes.
     drop_directive: str | None = None
     drop_lib: str | None = None
+    # { lib = ..., package = "ziplink" }: only that package's directive; without it,
+    # a lib several packages print is refused (prove names them).
+    drop_package: str | None = None
     # linkers = ["bfd"]: run and judge the control only under these (a subset of the
     # gate's); empty: every linker of the gate.
     linkers: tuple[str, ...] = ()
@@ -202,7 +205,7 @@ CONTROL_KEYS: dict[str, str] = {
     "drop-directive": "str|table",
     "linkers": "list[str]",
 }
-DROP_DIRECTIVE_KEYS = {"lib": "str"}
+DROP_DIRECTIVE_KEYS = {"lib": "str", "package": "str"}
 REPLACE_KEYS = {"pattern": "str", "with": "str"}
 AUDIT_KEYS = {"severity": "table[str]", "ignore": "list[table]"}
 AUDIT_IGNORE_KEYS = {"finding": "str", "reason": "str", "match": "str"}
@@ -526,6 +529,7 @@ def _build_control(
         key_lines={k: n for k in raw if (n := line_of(k)) is not None},
         drop_directive=drop[0] if drop else None,
         drop_lib=drop[1] if drop else None,
+        drop_package=drop[2] if drop else None,
         linkers=linkers,
     )
 
@@ -582,7 +586,7 @@ def _check_kind(v: _Validator, kind: str, line: int | None, key: str) -> None:
 
 def _build_drop(
     v: _Validator, raw: Mapping[str, Any], line_of: Any, where: str
-) -> tuple[str | None, str | None] | None:
+) -> tuple[str | None, str | None, str | None] | None:
     if "drop-directive" not in raw:
         return None
     value = raw["drop-directive"]
@@ -590,11 +594,14 @@ def _build_drop(
     if isinstance(value, str):
         if not value.strip():
             raise v.fail("must name a link-line argument, e.g. \"-lc\"", line_of("drop-directive"), key)
-        return value, None
+        return value, None, None
     v.check_keys(value, DROP_DIRECTIVE_KEYS, key, lambda k: line_of("drop-directive"))
     if not value.get("lib"):
         raise v.fail("needs lib = \"KIND=NAME\" (a rustc-link-lib value)", line_of("drop-directive"), key)
-    return None, str(value["lib"])
+    package = value.get("package")
+    if package is not None and not str(package).strip():
+        raise v.fail("package must name a package", line_of("drop-directive"), f"{key}.package")
+    return None, str(value["lib"]), package
 
 
 def _check_regex(v: _Validator, pattern: str, line: int | None, key: str) -> None:

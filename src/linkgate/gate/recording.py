@@ -97,9 +97,101 @@ def finish(
             "links": links,
             "artifacts": list(artifacts),
             "build_scripts": [{"package_id": p, "out_dir": o} for p, o in build_scripts],
+            "tree": tree_state(cwd),
+            "script_outputs": script_outputs(build_scripts),
         },
     )
     return links
+
+
+def script_outputs(build_scripts: Sequence[tuple[str, str]]) -> dict[str, str | None]:
+    """out_dir -> sha256 of the build script's recorded output (``<out_dir>/../output``), None when absent."""
+    import hashlib
+
+    found: dict[str, str | None] = {}
+    for _, out_dir in build_scripts:
+        if not out_dir:
+            continue
+        try:
+            found[out_dir] = hashlib.sha256((Path(out_dir).parent / "output").read_bytes()).hexdigest()
+        except OSError:
+            found[out_dir] = None
+    return found
+
+
+# Never part of the tree a link judged: linkgate's own state and cargo's output.
+_NOT_TREE = (".linkgate/", "target/")
+
+
+def tree_state(cwd: Path) -> dict[str, Any] | None:
+    """The checkout a recording was made from: HEAD, and the size and mtime of
+    every file that differs from it (tracked and changed, or untracked and not
+    ignored), hashed into one key. None outside git. A replay compares it with
+    the tree as it is now: another branch, a restored cache or an edit makes
+    the recording evidence about another tree."""
+    import hashlib
+
+    from linkgate import proc
+    from linkgate.errors import LinkgateError
+
+    try:
+        head = proc.run(["git", "rev-parse", "HEAD", "--show-toplevel"], cwd=cwd, check=False)
+        status = proc.run(["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"], cwd=cwd, check=False)
+    except LinkgateError:
+        return _walked_state(cwd)
+    words = head.stdout.split("\n")
+    if head.returncode != 0 or status.returncode != 0 or len(words) < 2:
+        return _walked_state(cwd)
+    commit, top = words[0].strip(), Path(words[1].strip())
+    digest = hashlib.sha256(commit.encode())
+    changed = 0
+    entries = status.stdout.split("\0")
+    i = 0
+    while i < len(entries):
+        entry = entries[i]
+        i += 1
+        if len(entry) < 4:
+            continue
+        code, path = entry[:2], entry[3:]
+        if code[0] in "RC":
+            i += 1  # a rename's source follows as its own entry
+        if path.startswith(_NOT_TREE) or "/target/" in f"/{path}":
+            continue
+        try:
+            st = (top / path).stat()
+            stamp = f"{st.st_size}:{st.st_mtime_ns}"
+        except OSError:
+            stamp = "missing"
+        digest.update(f"\0{code}\0{path}\0{stamp}".encode())
+        changed += 1
+    return {"commit": commit, "changed": changed, "key": digest.hexdigest()}
+
+
+def _walked_state(cwd: Path) -> dict[str, Any] | None:
+    """Outside git: the size and mtime of every file under the gate's working
+    directory, skipping cargo's target directories (a ``CACHEDIR.TAG``, or
+    ``target/``), ``.linkgate/`` and VCS folders."""
+    import hashlib
+
+    digest = hashlib.sha256(b"walk")
+    count = 0
+    try:
+        for dirpath, dirnames, filenames in os.walk(cwd):
+            dirnames[:] = sorted(
+                d for d in dirnames
+                if d not in (".linkgate", ".git", ".hg", "target") and not os.path.exists(os.path.join(dirpath, d, "CACHEDIR.TAG"))
+            )
+            for name in sorted(filenames):
+                path = os.path.join(dirpath, name)
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                digest.update(f"\0{os.path.relpath(path, cwd)}\0{st.st_size}:{st.st_mtime_ns}".encode())
+                count += 1
+    except OSError:
+        return None
+    return {"commit": None, "changed": count, "key": digest.hexdigest()}
 
 
 def backrefs_flag(args: Sequence[str], program: str) -> list[str]:

@@ -260,7 +260,9 @@ def _prove_by_replay(
         out = ControlOutcome(control.name, gate.name, ln, "", "", replayed=True)
         phase(f"{control.name} [{ln}]: replaying the recorded links without the directive")
         try:
-            replayed = replay_controls.replay_control(config, gate, ln, match, out.notes, on_build)
+            replayed = replay_controls.replay_control(
+                config, gate, ln, match, out.notes, on_build, control if control.drops_directive else None
+            )
         except ReplayRefused as exc:
             out.outcome, out.reason = ERROR, exc.render()
             outcomes.append(out)

@@ -33,8 +33,9 @@ Matcher = Callable[[SourceDirective], bool]
 
 def matcher(control: Control) -> Matcher:
     if control.drop_lib is not None:
-        lib = control.drop_lib
-        return lambda d: d.key == "rustc-link-lib" and (d.value == lib or d.argument == directives.lib_argument(lib))
+        lib, package = control.drop_lib, control.drop_package
+        return lambda d: (d.key == "rustc-link-lib" and (d.value == lib or d.argument == directives.lib_argument(lib))
+                          and (package is None or d.package == package))
     arg = control.drop_directive
     return lambda d: d.argument == arg
 
@@ -75,15 +76,30 @@ def relative(config: Config, path: str | None) -> str:
 
 
 def replay_control(
-    config: Config, gate: Gate, linker: str, match: Matcher, notes: list[str], on_build: Any = None
+    config: Config, gate: Gate, linker: str, match: Matcher, notes: list[str], on_build: Any = None,
+    control: Control | None = None,
 ) -> ReplayedControl:
-    """Two GateResults from replays: without the directives *match* selects, and as recorded."""
+    """Two GateResults from replays: without the directives *match* selects, and as recorded.
+    *control*, a ``drop-directive = { lib = ... }`` control, must say which package's
+    directive it drops when several packages print it."""
     recorded = recording(config, gate, linker, notes, on_build)
     found = directives.from_build_scripts(recorded.build_scripts)
     chosen = [i for i, d in enumerate(found) if match(d)]
     if not chosen:
         raise ReplayRefused(f"no build script of gate {gate.name!r} prints that directive "
                             f"(under {linker}: {', '.join(sorted({d.label for d in found})) or 'none'})")
+    packages = sorted({found[i].package for i in chosen})
+    if control is not None and control.drop_lib is not None and control.drop_package is None and len(packages) > 1:
+        from linkgate.errors import ConfigError
+
+        # Dropping every package's copy tests a defect nobody can make by editing one build script.
+        raise ConfigError(
+            f"{control.drop_lib!r} is printed by the build scripts of {len(packages)} packages: "
+            + ", ".join(packages),
+            file=str(config.path), line=control.line_of("drop-directive"),
+            key=f"gate.{gate.name}.control.{control.name}.drop-directive",
+            hint=f'name the one to drop: drop-directive = {{ lib = "{control.drop_lib}", package = "{packages[0]}" }}',
+        )
     label = ", ".join(sorted({found[i].label for i in chosen}))
     where = sorted({relative(config, found[i].build_script) + (f":{found[i].line}" if found[i].line else "")
                     for i in chosen})

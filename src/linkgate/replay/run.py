@@ -44,6 +44,9 @@ class Recorded:
     tdir: Path
     links: tuple[RecordedLink, ...]
     build_scripts: tuple[tuple[str, str], ...]
+    cwd: Path | None = None
+    tree: dict[str, Any] | None = None              # recording.tree_state when recorded
+    script_outputs: dict[str, Any] | None = None    # recording.script_outputs when recorded
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,10 @@ def load(config: Config, gate: Gate, linker: str) -> Recorded:
             hint=_again(gate.name, linker),
         )
     scripts = tuple((str(b.get("package_id", "")), str(b.get("out_dir", ""))) for b in state.get("build_scripts", []))
-    return Recorded(gate.name, linker, tdir, links, scripts)
+    cwd = Path(state["cwd"]) if isinstance(state.get("cwd"), str) else None
+    tree = state.get("tree") if isinstance(state.get("tree"), dict) else None
+    outputs = state.get("script_outputs") if isinstance(state.get("script_outputs"), dict) else None
+    return Recorded(gate.name, linker, tdir, links, scripts, cwd, tree, outputs)
 
 
 def _target_from_output(output: str) -> str:
@@ -113,7 +119,39 @@ def _target_from_output(output: str) -> str:
     return name.rsplit("-", 1)[0] if "-" in name else name
 
 
+def require_same_tree(recorded: Recorded) -> None:
+    """A recording is evidence about the tree it was made from, and no other:
+    refuse when the checkout (HEAD, or any changed file) or a build script's
+    recorded output differs from when it was made."""
+    again = _again(recorded.gate, recorded.linker)
+    if recorded.tree is None or recorded.cwd is None or recorded.script_outputs is None:
+        raise ReplayRefused(
+            f"the recording of {recorded.gate!r} under {recorded.linker} does not say which tree it was made "
+            "from (not a git checkout, or made by an older linkgate), so it cannot vouch for this one",
+            hint=again,
+        )
+    now = recording.tree_state(recorded.cwd)
+    if now is None or now.get("key") != recorded.tree.get("key"):
+        was, is_ = str(recorded.tree.get("commit", "?"))[:12], str((now or {}).get("commit", "?"))[:12]
+        what = (f"HEAD is {is_}, the recording was made at {was}" if was != is_
+                else f"files differ from the tree it was made from ({(now or {}).get('changed', '?')} changed or "
+                     "untracked now)")
+        raise ReplayRefused(
+            f"cannot replay {recorded.gate!r} under {recorded.linker}: the checkout changed since the links were "
+            f"recorded ({what}); a replay would judge the recorded tree, not this one", hint=again,
+        )
+    current = recording.script_outputs(list(recorded.build_scripts))
+    changed = sorted(o for o, digest in current.items() if recorded.script_outputs.get(o) != digest)
+    if changed:
+        raise ReplayRefused(
+            f"cannot replay {recorded.gate!r} under {recorded.linker}: a build script's output changed since the "
+            f"links were recorded ({', '.join(changed[:3])})", hint=again,
+        )
+
+
 def require_fresh(recorded: Recorded) -> None:
+    """Refuse a replay that would not link what the gate links now: an input of the
+    recorded links changed (named), or the tree the recording was made from did."""
     problems = [p for link in recorded.links for p in command.stale_inputs(link.record)]
     if problems:
         shown = sorted(set(problems))
@@ -122,6 +160,7 @@ def require_fresh(recorded: Recorded) -> None:
             + "; ".join(shown[:5]) + (f" (and {len(shown) - 5} more)" if len(shown) > 5 else ""),
             hint=_again(recorded.gate, recorded.linker),
         )
+    require_same_tree(recorded)
 
 
 def attempt(
