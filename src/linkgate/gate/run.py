@@ -193,7 +193,7 @@ def run_gate(
                     sub.reason + "; the verdict rests on what cargo reports as linked"
                     + (f" ({sub.via})" if sub.via else "")
                 )
-            _run_cargo(result, argv, cwd, env, force_link, progress)
+            _run_cargo(result, argv, cwd, env, force_link, progress, config.root)
         else:
             _run_command(result, argv, cwd, env, progress, tdir=tdir, since=record_since, force_link=force_link)
         if record_since is not None:
@@ -272,11 +272,18 @@ def _run_cargo(
     env: dict[str, str],
     force_link: bool,
     progress: Progress | None,
+    root: Path | None = None,
 ) -> None:
     log, rc, stderr = _build(argv, cwd, env, progress)
     _judge(result, log, rc, stderr)
     if result.verdict in (LINKED, LINK_FAILED):
         log = _rebuild_stale(result, log, argv, cwd, env, progress) or log
+    if root is not None and log.build_scripts:
+        from linkgate.gate import external
+
+        # What the next run compares with: the outside archives as this build saw them.
+        external.save(Path(result.target_dir), external.external_archives(
+            ((b.package_id, b.linked_libs, b.linked_paths) for b in log.build_scripts), root, Path(result.target_dir)))
     if result.verdict != LINKED or result.linked or not force_link:
         if result.verdict == LINKED and not result.linked:
             result.proven = False
@@ -315,12 +322,26 @@ def _rebuild_stale(
     """Rebuild packages whose build script cargo did not rerun although an input it
     does not watch changed (gate/stale.py); the new log, or None when none was stale."""
     from linkgate.cargo.fingerprint import invalidate_package
+    from linkgate.cargo.messages import package_name
+    from linkgate.gate import external
     from linkgate.gate.stale import stale_scripts
 
     stale = stale_scripts((b.package_id, b.out_dir) for b in log.build_scripts)
-    if not stale:
-        return None
     tdir = Path(result.target_dir)
+    outside = external.changes(tdir)
+    if not stale and not outside:
+        return None
+    rebuilt = [s.package for s in stale]
+    for change in outside:
+        pkg = package_name(change.package_id)
+        n = invalidate_package(tdir, pkg)
+        rebuilt.append(pkg)
+        result.warnings.append(
+            f"{change.path} {change.why} since the last run: a static archive the build script of {pkg} links "
+            f"from outside the repository and the target dir. rustc bundled the old copy into {pkg}'s rlib and "
+            f"cargo does not watch the file, so a warm build would link the old code; linkgate invalidated {pkg} "
+            f"({n} units) and built again, so the verdict rests on the archive as it is now"
+        )
     for s in stale:
         n = invalidate_package(tdir, s.package)
         shown = ", ".join(s.changed)
@@ -332,7 +353,7 @@ def _rebuild_stale(
             "sources the build script compiles"
         )
     if progress is not None:
-        progress(f"rebuilding {', '.join(s.package for s in stale)}: inputs changed that cargo does not watch", None)
+        progress(f"rebuilding {', '.join(rebuilt)}: inputs changed that cargo does not watch", None)
     log2, rc2, stderr2 = _build(argv, cwd, env, progress)
     for judged in (result.messages, result.diagnostics, result.failed_targets, result.linker_lines):
         judged.clear()  # the stale build's verdict is void; units_compiled keeps counting

@@ -1,0 +1,92 @@
+"""A static archive linked from outside the repository is judged as it is now.
+
+A -sys crate links ``static=extcalc`` from the directory ``$EXTCALC_DIR``
+names, outside the repository. rustc bundles the archive into the crate's
+rlib and nobody watches the file, so a warm build relinks the old copy. Real
+cargo, cc, ar and rust-lld; the workspace is written here, the archive built
+by cc and ar in a directory of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from lgtest import git_repo
+
+from linkgate.cli import main
+
+BUILD_RS = """\
+fn main() {
+    println!("cargo:rerun-if-env-changed=EXTCALC_DIR");
+    let dir = std::env::var("EXTCALC_DIR").expect("set EXTCALC_DIR");
+    println!("cargo:rustc-link-search=native={dir}");
+    println!("cargo:rustc-link-lib=static=extcalc");
+}
+"""
+
+
+def _archive(where: Path, value: int) -> None:
+    where.mkdir(parents=True, exist_ok=True)
+    (where / "extcalc.c").write_text(f"int ext_value(void) {{ return {value}; }}\n")
+    subprocess.run(["cc", "-c", "-fPIC", "extcalc.c", "-o", "extcalc.o"], cwd=where, check=True)
+    (where / "libextcalc.a").unlink(missing_ok=True)
+    subprocess.run(["ar", "crs", "libextcalc.a", "extcalc.o"], cwd=where, check=True)
+
+
+@pytest.fixture
+def ws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    root, outside = tmp_path / "repo", tmp_path / "vendor-sdk" / "lib"
+    (root / "extsys/src").mkdir(parents=True)
+    (root / "extapp/src").mkdir(parents=True)
+    (root / "Cargo.toml").write_text('[workspace]\nmembers = ["extsys", "extapp"]\nresolver = "2"\n')
+    (root / "extsys/Cargo.toml").write_text(
+        '[package]\nname = "extsys"\nversion = "0.1.0"\nedition = "2021"\nlinks = "extcalc"\n')
+    (root / "extsys/build.rs").write_text(BUILD_RS)
+    (root / "extsys/src/lib.rs").write_text('extern "C" {\n    pub fn ext_value() -> i32;\n}\n')
+    (root / "extapp/Cargo.toml").write_text(
+        '[package]\nname = "extapp"\nversion = "0.1.0"\nedition = "2021"\n\n'
+        '[dependencies]\nextsys = { path = "../extsys" }\n')
+    (root / "extapp/src/main.rs").write_text('fn main() {\n    println!("{}", unsafe { extsys::ext_value() });\n}\n')
+    (root / "linkgate.toml").write_text('[[gate]]\nname = "app"\ncargo = ["build", "-p", "extapp", "--bin", "extapp"]\n')
+    (root / ".gitignore").write_text("target/\nCargo.lock\n")
+    git_repo(root)
+    _archive(outside, 1)
+    monkeypatch.setenv("EXTCALC_DIR", str(outside))
+    monkeypatch.chdir(root)
+    return root, outside
+
+
+def _run(capsys: pytest.CaptureFixture[str]) -> dict:
+    main(["run", "-q", "--no-history", "--format", "json"])
+    (res,) = json.loads(capsys.readouterr().out)["results"]
+    return res
+
+
+def _output(res: dict) -> str:
+    (exe,) = [a["path"] for a in res["linked"] if a["target"] == "extapp"]
+    return subprocess.run([exe], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_a_replaced_outside_archive_links_its_new_code(ws, capsys):
+    root, outside = ws
+    res = _run(capsys)
+    assert res["verdict"] == "linked" and _output(res) == "1"
+    _archive(outside, 2)
+    res = _run(capsys)
+    assert res["verdict"] == "linked" and res["proven"]
+    assert _output(res) == "2"
+    assert any(f"{outside}/libextcalc.a changed since the last run" in w for w in res["warnings"]), res["warnings"]
+
+
+def test_a_vanished_outside_archive_is_not_linked(ws, capsys, tmp_path):
+    root, outside = ws
+    assert _run(capsys)["verdict"] == "linked"
+    shutil.move(str(outside / "libextcalc.a"), str(tmp_path / "moved-away.a"))
+    res = _run(capsys)
+    assert res["verdict"] != "linked", res
+    assert any(f"{outside}/libextcalc.a vanished since the last run" in w for w in res["warnings"]), res["warnings"]
+    assert [d["kind"] for d in res["diagnostics"]] == ["library-not-found"]
