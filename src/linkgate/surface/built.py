@@ -93,7 +93,29 @@ def built(config: Config, gate: Gate, graph: cargo_graph.Graph | None = None) ->
             run = read_run(output.out_dir, record.env_vars, tuple(f"{d.key}={d.value}" for d in links))
             add_link_script(surface, config.root, name, pkg.manifest_dir, _describe(links), "emits",
                             record.changed_paths, record.env_vars, record.any_change, run=run)
+    for tdir in dirs:
+        _add_outside_archives(surface, gate, tdir, latest)
     manifests = [graph.workspace_root / "Cargo.toml"]
     manifests += [graph.packages[m].manifest_dir / "Cargo.toml" for m in graph.members if m in graph.packages]
     add_common(surface, config, gate, graph.workspace_root, manifests)
     return surface
+
+
+def _add_outside_archives(surface: Surface, gate: Gate, tdir: Path, latest: dict[str, RerunRecord]) -> None:
+    """The static archives the last run recorded from outside the repository and the
+    target dir (gate/external.py), with the variable that chose their directory."""
+    import os
+
+    from linkgate.cargo.messages import package_name
+    from linkgate.gate import external
+
+    for package_id, files in sorted(external.load(tdir).items()):
+        name = package_name(package_id)
+        record = latest.get(name)
+        for path in sorted(files):
+            var = next((v for v in (record.env_vars if record else ())
+                        if (value := gate.env.get(v, os.environ.get(v))) and path.startswith(value.rstrip("/") + "/")),
+                       None)
+            chosen = f", from the directory ${var} names" if var else ""
+            surface.add_path(path, f"outside input: static archive the build script of {name} links{chosen}; "
+                             "rustc bundles it into the rlib and cargo does not watch it", True, name)

@@ -75,6 +75,11 @@ def test_a_replaced_outside_archive_links_its_new_code(ws, capsys):
     root, outside = ws
     res = _run(capsys)
     assert res["verdict"] == "linked" and _output(res) == "1"
+    # The surface lists it as an outside input, with the variable that chose its directory.
+    assert main(["surface", "app", "--format", "json"]) == 0
+    paths = {p["path"]: p["why"] for p in json.loads(capsys.readouterr().out)["paths"]}
+    why = paths[f"{outside}/libextcalc.a"]
+    assert why.startswith("outside input") and "$EXTCALC_DIR" in why
     _archive(outside, 2)
     res = _run(capsys)
     assert res["verdict"] == "linked" and res["proven"]
