@@ -125,6 +125,7 @@ class Recipe:
     when_target: str | None = None        # glob on the target triple
     unless_target: str | None = None
     when_features: tuple[str, ...] = ()   # every feature enabled
+    unless_features: tuple[str, ...] = ()  # none of these enabled (an `else` after a feature branch)
     file: str | None = None               # the branch in the build script, relative to the root
     line: int | None = None
     config_line: int | None = None
@@ -216,6 +217,7 @@ RECIPE_KEYS: dict[str, str] = {
     "when-target": "str",
     "unless-target": "str",
     "when-features": "list[str]",
+    "unless-features": "list[str]",
     "file": "str",
     "line": "int",
 }
@@ -639,7 +641,7 @@ def _build_audit(v: _Validator, loc: _Locator, raw: Mapping[str, Any]) -> AuditC
     return AuditConfig(severity=severity, ignore=tuple(ignores))
 
 
-_SELECTORS = ("when-env", "unless-env", "when-target", "unless-target", "when-features")
+_SELECTORS = ("when-env", "unless-env", "when-target", "unless-target", "when-features", "unless-features")
 
 
 def _build_recipes(v: _Validator, loc: _Locator, raw: list[Mapping[str, Any]]) -> tuple[Recipe, ...]:
@@ -667,6 +669,13 @@ def _build_recipes(v: _Validator, loc: _Locator, raw: list[Mapping[str, Any]]) -
         for key in ("when-target", "unless-target"):
             if key in item and not item[key].strip():
                 raise v.fail("must not be empty", line_of(key), f"{where}.{key}")
+        clash = set(item.get("when-features", ())) & set(item.get("unless-features", ()))
+        if clash:
+            raise v.fail(
+                f"{sorted(clash)[0]!r} is in both when-features and unless-features: the recipe can never be active",
+                line_of("unless-features"),
+                f"{where}.unless-features",
+            )
         both = set(item.get("when-env", ())) & set(item.get("unless-env", ()))
         if both:
             raise v.fail(
@@ -686,6 +695,7 @@ def _build_recipes(v: _Validator, loc: _Locator, raw: list[Mapping[str, Any]]) -
                 when_target=item.get("when-target"),
                 unless_target=item.get("unless-target"),
                 when_features=tuple(item.get("when-features", ())),
+                unless_features=tuple(item.get("unless-features", ())),
                 file=item.get("file"),
                 line=item.get("line"),
                 config_line=loc.table("recipe", index=j),

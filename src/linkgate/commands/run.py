@@ -78,6 +78,11 @@ def command(
                 res = run_gate(
                     cfg, gate, linker, force_link=force_link, progress=lambda d, log: progress.update(d, log)
                 )
+                if cfg.recipes and res.build_scripts:
+                    from linkgate.coverage.printed import printed_recipes
+
+                    # Coverage rests on what the build scripts printed, not on the prediction.
+                    res.recipes = printed_recipes(cfg, res.build_scripts, res.recipes)
                 progress.note(f"{gate.name} [{linker}]: {res.verdict} ({res.duration_s:.1f} s)")
                 results.append(res)
         history.add_results(results)

@@ -69,6 +69,16 @@ class Proposal:
         ]
 
 
+def _feature_table(manifest: Path) -> list[str]:
+    import tomllib
+
+    try:
+        table = tomllib.loads(manifest.read_text(encoding="utf-8")).get("features", {})
+    except (OSError, ValueError):
+        return []
+    return [k for k in table if isinstance(k, str)] if isinstance(table, dict) else []
+
+
 def propose(config: Config) -> Proposal:
     from linkgate.cargo import graph as cargo_graph
     from linkgate.cargo.buildscript import build_script_source
@@ -77,6 +87,7 @@ def propose(config: Config) -> Proposal:
     from linkgate.surface.built import relative
 
     scripts: dict[Path, tuple[str, list[tuple[str, str, Path]]]] = {}
+    tables: dict[Path, list[str]] = {}
     for gate in config.gates:
         if not gate.is_cargo:
             continue
@@ -86,6 +97,7 @@ def propose(config: Config) -> Proposal:
             if script is None:
                 continue
             _, dirs = scripts.setdefault(script.resolve(), (pkg.name, []))
+            tables[script.resolve()] = _feature_table(pkg.manifest_dir / "Cargo.toml")
             dirs += [(gate.name, linker, layout.target_dir(config, gate, linker)) for linker in gate.linkers]
     result = Proposal()
     taken = {r.name for r in config.recipes}
@@ -96,7 +108,7 @@ def propose(config: Config) -> Proposal:
             continue
         found = scan(text)
         file = relative(config.root, path)[0]
-        items = sg.suggestions(found, file, package, taken)
+        items = sg.suggestions(found, file, package, taken, tables.get(path, []))
         common = sg.common_directives(found)
         items = sg.confirm(items, common, sg.read_recorded(dirs, package, config.root))
         result.suggestions += sg.mark_configured(items, config.recipes)

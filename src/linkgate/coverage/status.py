@@ -168,4 +168,5 @@ def selection(recipe: Recipe) -> str:
     if recipe.unless_target:
         parts.append(f"target not {recipe.unless_target}")
     parts += [f"feature {f}" for f in recipe.when_features]
+    parts += [f"feature {f} off" for f in recipe.unless_features]
     return "needs " + ", ".join(parts)

@@ -47,6 +47,7 @@ class Suggestion:
     when_target: str | None = None
     unless_target: str | None = None
     when_features: tuple[str, ...] = ()
+    unless_features: tuple[str, ...] = ()
     directives: tuple[tuple[str, int], ...] = ()
     notes: tuple[str, ...] = ()
     confirmed_by: tuple[Confirmation, ...] = ()
@@ -57,7 +58,7 @@ class Suggestion:
             "name": self.name, "file": self.file, "line": self.line, "package": self.package,
             "when-env": list(self.when_env), "unless-env": list(self.unless_env),
             "when-target": self.when_target, "unless-target": self.unless_target,
-            "when-features": list(self.when_features),
+            "when-features": list(self.when_features), "unless-features": list(self.unless_features),
             "directives": [{"directive": d, "line": n} for d, n in self.directives],
             "notes": list(self.notes),
             "confirmed_by": [c.to_dict() for c in self.confirmed_by],
@@ -71,7 +72,7 @@ class Suggestion:
                   for c in self.confirmed_by]
         body = ["[[recipe]]", f"name = {_toml(self.name)}"]
         for key, values in (("when-env", self.when_env), ("unless-env", self.unless_env),
-                            ("when-features", self.when_features)):
+                            ("when-features", self.when_features), ("unless-features", self.unless_features)):
             if values:
                 body.append(f"{key} = [{', '.join(_toml(v) for v in values)}]")
         for key, value in (("when-target", self.when_target), ("unless-target", self.unless_target)):
@@ -89,8 +90,18 @@ def _toml(text: str) -> str:
     return json.dumps(text)
 
 
-def suggestions(scan: Scan, file: str, package: str, taken: set[str]) -> list[Suggestion]:
-    """One suggestion per distinct guard set over link directives; unguarded ones are common to all."""
+def spelled(feature: str, table: Sequence[str]) -> str:
+    """A feature as Cargo.toml spells it: cargo exports ``static-z`` as ``CARGO_FEATURE_STATIC_Z``,
+    which reads back as ``static_z``; a recipe naming that can never match."""
+    if feature in table:
+        return feature
+    return next((f for f in table if f.replace("-", "_").lower() == feature), feature)
+
+
+def suggestions(scan: Scan, file: str, package: str, taken: set[str],
+                features: Sequence[str] = ()) -> list[Suggestion]:
+    """One suggestion per distinct guard set over link directives; unguarded ones are common to all.
+    *features*: the package's feature table, for the names as Cargo.toml spells them."""
     groups: dict[frozenset[Atom], list[Occurrence]] = {}
     for occ in scan.occurrences:
         if occ.atoms:
@@ -101,6 +112,8 @@ def suggestions(scan: Scan, file: str, package: str, taken: set[str]) -> list[Su
         fields = _fields(atoms, notes)
         if fields is None:
             continue
+        fields["when_features"] = tuple(spelled(f, features) for f in fields["when_features"])
+        fields["unless_features"] = tuple(spelled(f, features) for f in fields["unless_features"])
         name = _unique(_name(fields), taken)
         directives = tuple(dict.fromkeys(
             (o.directive + (f" (via {o.via}())" if o.via else ""), o.line) for o in occs))
@@ -114,13 +127,13 @@ def _fields(atoms: frozenset[Atom], notes: list[str]) -> dict[str, Any] | None:
     env = sorted(a.value for a in atoms if a.kind == "env" and not a.negated)
     unless = sorted(a.value for a in atoms if a.kind == "env" and a.negated)
     features = sorted(a.value for a in atoms if a.kind == "feature" and not a.negated)
-    notes += [f"not feature {a.value!r} cannot be written as a recipe condition; dropped"
-              for a in atoms if a.kind == "feature" and a.negated]
+    no_features = sorted(a.value for a in atoms if a.kind == "feature" and a.negated)
     targets = sorted(a.value for a in atoms if a.kind == "target" and not a.negated)
     not_targets = sorted(a.value for a in atoms if a.kind == "target" and a.negated)
     if len(not_targets) > 1:
         notes.append("only the first of several excluded targets is kept: " + ", ".join(not_targets))
     fields: dict[str, Any] = {"when_env": tuple(env), "unless_env": tuple(unless), "when_features": tuple(features),
+                              "unless_features": tuple(no_features),
                               "when_target": _merge_targets(targets, notes),
                               "unless_target": not_targets[0] if not_targets else None}
     if not any(fields.values()):

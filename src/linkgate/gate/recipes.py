@@ -67,6 +67,8 @@ def recipe_active(recipe: Recipe, ctx: RunContext) -> bool:
         return False
     if recipe.unless_target is not None and fnmatch.fnmatchcase(ctx.target, recipe.unless_target):
         return False
+    if any(ctx.features.enabled(f) for f in recipe.unless_features):
+        return False
     return all(ctx.features.enabled(f) for f in recipe.when_features)
 
 
