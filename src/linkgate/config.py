@@ -24,6 +24,7 @@ from linkgate.tomlsource import did_you_mean as _did_you_mean
 from linkgate.tomlsource import parse_toml as _parse_toml
 
 LINKERS = ("default", "bfd", "gold", "lld", "mold")
+MATRIX_MODES = ("replay", "rebuild")  # gate key linker-matrix
 QUANTIFIERS = ("some", "every")
 # What an archive-order problem lld reported on a link that passed does to the verdict.
 ARCHIVE_ORDER = ("warn", "fail")
@@ -92,6 +93,9 @@ class Gate:
     provision_env: tuple[str, ...] = ()
     why: str | None = None
     archive_order: str = "warn"
+    # "replay": build under the first linker, relink its recorded links under the
+    # others (replay/matrix.py); "rebuild": a full build per linker.
+    linker_matrix: str = "replay"
 
     @property
     def self_hosted(self) -> bool:
@@ -184,6 +188,7 @@ GATE_KEYS: dict[str, str] = {
     "working-directory": "str",
     "target-dir": "str",
     "linkers": "list[str]",
+    "linker-matrix": "str",
     "paths": "list[str]",
     "predicate-quantifier": "str",
     "paths-from": "table",
@@ -415,6 +420,15 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
             )
     if len(set(linkers)) != len(linkers):
         raise v.fail("a linker is listed twice", line_of("linkers"), f"{where}.linkers")
+    matrix = raw.get("linker-matrix", "replay")
+    if matrix not in MATRIX_MODES:
+        raise v.fail(
+            f"must be 'replay' or 'rebuild', not {matrix!r}",
+            line_of("linker-matrix"),
+            f"{where}.linker-matrix",
+            hint=_did_you_mean(matrix, MATRIX_MODES) or "replay: compile once, relink under each linker; "
+            "rebuild: a full build per linker",
+        )
     quant = raw.get("predicate-quantifier", "some")
     if quant not in QUANTIFIERS:
         raise v.fail(
@@ -470,6 +484,7 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
         provision_env=tuple(raw.get("provision-env", [])),
         why=raw.get("why"),
         archive_order=archive_order,
+        linker_matrix=matrix,
     )
 
 

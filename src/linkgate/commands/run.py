@@ -69,21 +69,19 @@ def command(
                 hint="run `linkgate recover`, then run again",
             )
         for gate in selected:
-            for linker in gate.linkers:
-                if only_linkers and linker not in only_linkers:
-                    continue
-                if pairs and (gate.name, linker) not in pairs:
-                    continue
-                progress.phase(f"{gate.name} [{linker}]: building")
-                res = run_gate(
-                    cfg, gate, linker, force_link=force_link, progress=lambda d, log: progress.update(d, log)
-                )
+            linkers = [
+                ln for ln in gate.linkers
+                if not (only_linkers and ln not in only_linkers) and not (pairs and (gate.name, ln) not in pairs)
+            ]
+            if not linkers:
+                continue
+            for res in _run_linkers(cfg, gate, linkers, force_link, progress):
                 if cfg.recipes and res.build_scripts:
                     from linkgate.coverage.printed import printed_recipes
 
                     # Coverage rests on what the build scripts printed, not on the prediction.
                     res.recipes = printed_recipes(cfg, res.build_scripts, res.recipes)
-                progress.note(f"{gate.name} [{linker}]: {res.verdict} ({res.duration_s:.1f} s)")
+                progress.note(f"{gate.name} [{res.linker}]: {res.verdict} ({res.duration_s:.1f} s)")
                 results.append(res)
         history.add_results(results)
     if not results:
@@ -114,6 +112,18 @@ def _with_linkers(selected: tuple[config_mod.Gate, ...], only_linkers: tuple[str
         click.echo(f"linkgate: note: skipped gate {g.name!r}: it does not link with {wanted} "
                    f"(its linkers: {', '.join(g.linkers)})", err=True)
     return kept
+
+
+def _run_linkers(
+    cfg: config_mod.Config, gate: config_mod.Gate, linkers: list[str], force_link: bool, progress: Progress
+) -> list[GateResult]:
+    on_build = lambda d, log: progress.update(d, log)  # noqa: E731
+    if len(linkers) == 1:  # no matrix: keep a single-linker run's imports to the gate's floor
+        progress.phase(f"{gate.name} [{linkers[0]}]: building")
+        return [run_gate(cfg, gate, linkers[0], force_link=force_link, progress=on_build)]
+    from linkgate.replay.matrix import run_linkers
+
+    return run_linkers(cfg, gate, linkers, force_link=force_link, phase=progress.phase, progress=on_build)
 
 
 def _only(cfg: config_mod.Config, values: tuple[str, ...]) -> set[tuple[str, str]]:

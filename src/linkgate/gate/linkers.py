@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from linkgate.errors import ToolNotFound
@@ -84,3 +84,60 @@ def config_rustflags_files(start: str) -> list[str]:
         if parent == here:
             return found
         here = parent
+
+
+def _is_rust_lld_dir(arg: str) -> bool:
+    return arg.startswith("-B") and arg.rstrip("/").endswith("gcc-ld")
+
+
+def sysroot_lib(args: Sequence[str]) -> str | None:
+    """``<sysroot>/lib/rustlib/<triple>/lib``: rustc names it with ``-L`` on every link."""
+    for i, arg in enumerate(args):
+        path = args[i + 1] if arg == "-L" and i + 1 < len(args) else arg[2:] if arg.startswith("-L") else ""
+        if path.rstrip("/").endswith("/lib") and "/lib/rustlib/" in path:
+            return path.rstrip("/")
+    return None
+
+
+def driver_flags(linker: str, args: Sequence[str]) -> list[str] | None:
+    """The compiler-driver flags rustc passes to select *linker*, or None when
+    *args* do not show where rust-lld lives (needed for ``default``).
+
+    rustc 1.95 on x86_64 Linux: ``default`` adds ``-B<sysroot>/lib/rustlib/<triple>/bin/gcc-ld
+    -fuse-ld=lld``; ``-Clinker-features=-lld`` drops both (cc's own default, GNU ld);
+    a ``-Clink-arg=-fuse-ld=X`` comes after everything rustc adds (FACTS.md).
+    """
+    if linker == "default":
+        lib = sysroot_lib(args)
+        return None if lib is None else [f"-B{lib[: -len('/lib')]}/bin/gcc-ld", "-fuse-ld=lld"]
+    flags = LINKERS[linker].rustflags
+    return [f.split("=", 1)[1] for f in flags if f.startswith("-Clink-arg=")]
+
+
+def retarget(args: Sequence[str], linker: str) -> list[str] | None:
+    """*args* of a recorded link (any linker) as rustc would have written them for
+    *linker*: every linker-selecting flag removed, then *linker*'s own added where
+    rustc puts them. None when it cannot tell (``default`` without a sysroot ``-L``)."""
+    flags = driver_flags(linker, args)
+    if flags is None:
+        return None
+    kept: list[str] = []
+    at: int | None = None
+    skip = False
+    for i, arg in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if arg == "-B" and i + 1 < len(args) and args[i + 1].rstrip("/").endswith("gcc-ld"):
+            at, skip = (len(kept) if at is None else at), True
+            continue
+        if _is_rust_lld_dir(arg) or arg.startswith("-fuse-ld="):
+            if at is None and _is_rust_lld_dir(arg):
+                at = len(kept)
+            continue
+        kept.append(arg)
+    if linker == "default":
+        # rustc writes them after the libraries it adds, before -Wl,--eh-frame-hdr.
+        pos = at if at is not None else next((j for j, a in enumerate(kept) if a == "-Wl,--eh-frame-hdr"), len(kept))
+        return [*kept[:pos], *flags, *kept[pos:]]
+    return [*kept, *flags]

@@ -163,6 +163,10 @@ def render_human(report: Report, console: Any) -> None:
         for a in item["linked"]:
             where = f": {a['path']}" if a["path"] else ""
             console.print(f"{'':16}linked {a['target']} ({a['kind']}){where}", highlight=False, markup=False)
+        matrix = item.get("matrix") or {}
+        if matrix.get("replayed"):
+            console.print(f"{'':16}[dim]relinked {escape(matrix['built_with'])}'s recorded links under this linker "
+                          "(linker-matrix = replay: no second compile)[/]", highlight=False)
         if item["forced_relink"]:
             console.print(f"{'':16}[dim]cargo found everything fresh; linkgate deleted the executable and relinked it[/]")
         if item["verdict"] == LINK_FAILED:

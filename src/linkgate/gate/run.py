@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +68,10 @@ class GateResult:
     duration_s: float = 0.0
     links: list[dict[str, Any]] = field(default_factory=list)  # per-link times from the wrapper
     replayed: bool = False
+    # linker-matrix (replay/matrix.py): {"mode", "built_with", "replayed", "fallback"}; None outside a matrix.
+    matrix: dict[str, Any] | None = None
+    # Per linked file: {"path", "new", "names_linker", "mark", "needed"} (replay/matrix.py).
+    proof: list[dict[str, Any]] = field(default_factory=list)
     # (package_id, out_dir) of the build scripts cargo reported: replay and
     # sweep read their directives; not part of the report.
     build_scripts: list[tuple[str, str]] = field(default_factory=list, repr=False)
@@ -109,6 +113,8 @@ class GateResult:
             "duration_s": round(self.duration_s, 3),
             "links": self.links,
             "replayed": self.replayed,
+            **({"matrix": self.matrix} if self.matrix is not None else {}),
+            **({"proof": self.proof} if self.proof else {}),
             **self._measured(),
         }
 
@@ -468,6 +474,43 @@ def _diagnostics(lines: list[str], log: BuildLog, result: GateResult) -> list[An
         diags = [replace(d, source=os.path.join(rec.cwd, d.source))
                  if d.source and not os.path.isabs(d.source) else d for d in diags]
     return diags
+
+
+def diagnostics_for(lines: list[str], build_scripts: Sequence[tuple[str, str]]) -> list[Any]:
+    """Classify linker output with the build scripts' archives and directives at hand
+    (*build_scripts*: (package_id, out_dir), as cargo reported them); a replayed link
+    is judged by this very function, so it gets the same kinds as a cargo link."""
+    from linkgate import diagnose
+
+    from linkgate.cargo.buildscript import (
+        build_script_source,
+        manifest_dir_from_package_id,
+        read_build_script_output,
+    )
+    from linkgate.cargo.messages import package_name
+
+    outputs = [(p, read_build_script_output(Path(o), p)) for p, o in build_scripts if o]
+    native = []
+    for package_id, out in outputs:
+        if out is None:
+            continue
+        manifest_dir = manifest_dir_from_package_id(package_id)
+        script = build_script_source(manifest_dir) if manifest_dir else None
+        directives = out.link_directives()
+        # What cargo reports as linked_libs / linked_paths (rustc-flags' -l/-L included).
+        libs = [d.value for d in directives if d.key == "rustc-link-lib"]
+        paths = [d.value for d in directives if d.key == "rustc-link-search"]
+        for d in directives:
+            if d.key == "rustc-flags":
+                words = d.value.split()
+                for flag, value in zip(words, words[1:] + [""]):
+                    if flag in ("-l", "-L"):
+                        (libs if flag == "-l" else paths).append(value)
+        native += diagnose.native_archives(package_name(package_id), libs, paths, str(script) if script else None)
+    diags = diagnose.classify(lines, native=native)
+    if not diags:
+        return diags
+    return diagnose.attach_recipe(diags, [o for _, o in outputs if o is not None])
 
 
 def _command_once(argv: list[str], cwd: Path, env: dict[str, str], progress: Progress | None) -> tuple[int, list[str]]:

@@ -180,14 +180,22 @@ def _prove_one(
                         f"{p.rel_path} is outside every rerun-if-changed of {whose}, so cargo would not "
                         "rebuild for it; linkgate invalidated the fingerprints before both builds"
                     )
-            phase(f"{control.name} [{ln}]: building with the defect in place")
-            out.mutated, blind[ln] = _real_run(config, gate, ln, package, out.notes, on_build)
+        first: GateResult | None = None
+        for ln, out in results.items():
+            phase(f"{control.name} [{ln}]: " + ("relinking" if first else "building") + " with the defect in place")
+            out.mutated, blind[ln] = _matrix_run(config, gate, ln, package, out.notes, on_build, first)
+            if first is not None and out.mutated.replayed:
+                # Relinked from the first linker's build: what that build needed holds here too.
+                out.notes.extend(n for n in results[first.linker].notes if n not in out.notes)
+            first = first or (out.mutated if _replays(gate) else None)
             printed[ln] = _printed_directives(out.mutated)
+    first = None
     for ln, out in results.items():
-        phase(f"{control.name} [{ln}]: building the restored tree")
-        out.restored, _ = _real_run(
-            config, gate, ln, package, out.notes, on_build, invalidate_first=blind.get(ln, False)
+        phase(f"{control.name} [{ln}]: " + ("relinking" if first else "building") + " the restored tree")
+        out.restored, _ = _matrix_run(
+            config, gate, ln, package, out.notes, on_build, first, invalidate_first=blind.get(ln, False)
         )
+        first = first or (out.restored if _replays(gate) else None)
         out.outcome, out.reason = judge(control, out.mutated, out.restored)
         if out.outcome == NOT_REPRODUCED and gate.is_cargo:
             _explain(config, gate, ln, out, printed[ln], _printed_directives(out.restored))
@@ -281,6 +289,32 @@ def _prove_by_replay(
                 out.notes.append(out.explanation)
         outcomes.append(out)
     return outcomes
+
+
+def _replays(gate: Gate) -> bool:
+    return gate.linker_matrix == "replay" and gate.is_cargo and len(gate.linkers) > 1
+
+
+def _matrix_run(
+    config: Config, gate: Gate, linker: str, package: str | None, notes: list[str], on_build: Any,
+    first: GateResult | None, *, invalidate_first: bool = False,
+) -> tuple[GateResult, bool]:
+    """The first linker builds (``_real_run``); with ``linker-matrix = "replay"`` the
+    others relink its recorded links (replay/matrix.py), or build when they cannot."""
+    from linkgate.replay import matrix
+
+    if first is None:
+        res, blind = _real_run(config, gate, linker, package, notes, on_build, invalidate_first=invalidate_first)
+        if _replays(gate):
+            res.matrix = matrix.matrix_info("replay", linker, False, None)
+        return res, blind
+    relinked = matrix.relink(config, gate, first, linker)
+    if not isinstance(relinked, matrix.Fallback):
+        return relinked, False
+    notes.append(f"linker-matrix: {linker} was built in its own target directory because {relinked.reason}")
+    res, blind = _real_run(config, gate, linker, package, notes, on_build, invalidate_first=invalidate_first)
+    res.matrix = matrix.matrix_info("replay", first.linker, False, relinked.reason)
+    return res, blind
 
 
 def _real_run(

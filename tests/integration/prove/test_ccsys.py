@@ -48,6 +48,15 @@ def ccsys(tmp_path: Path) -> Path:
     return root
 
 
+def rebuild_mode(root: Path) -> None:
+    """A full build per linker (linker-matrix = "rebuild"): the interruption tests
+    below check that *each* linker's own target directory is recovered."""
+    cfg = root / "linkgate.toml"
+    cfg.write_text(cfg.read_text().replace('linkers = ["default", "bfd"]\n',
+                                           'linkers = ["default", "bfd"]\nlinker-matrix = "rebuild"\n'))
+    git(root, "commit", "-qam", "rebuild mode")
+
+
 def _json(capsys: pytest.CaptureFixture[str]) -> dict:
     return json.loads(capsys.readouterr().out)
 
@@ -108,6 +117,7 @@ def _pausing_cargo(tmp_path: Path, root: Path) -> tuple[dict[str, str], Path]:
 
 
 def test_kill_9_after_the_mutated_build_then_run_links_under_every_linker(ccsys, tmp_path):
+    rebuild_mode(ccsys)
     c_file = ccsys / C_FILE
     original, mode = sha(c_file), c_file.stat().st_mode
     warm = subprocess.run([*LINKGATE, "run", "-q"], cwd=ccsys, capture_output=True, text=True)
@@ -151,6 +161,7 @@ def test_kill_9_during_the_mutated_build_leaves_cargo_running_and_run_still_link
     cargo building the mutated tree (it usually dies soon on its closed stdout).
     Whatever it leaves, the next run must link the pristine tree; recovery
     waits for cargo's build-directory lock before invalidating."""
+    rebuild_mode(ccsys)
     c_file = ccsys / C_FILE
     original = sha(c_file)
     warm = subprocess.run([*LINKGATE, "run", "-q"], cwd=ccsys, capture_output=True, text=True)
@@ -181,6 +192,7 @@ def test_kill_9_during_the_mutated_build_leaves_cargo_running_and_run_still_link
 
 
 def test_sigterm_during_the_mutated_build_restores_and_invalidates_before_exit(ccsys):
+    rebuild_mode(ccsys)
     c_file = ccsys / C_FILE
     original = sha(c_file)
     warm = subprocess.run([*LINKGATE, "run", "-q"], cwd=ccsys, capture_output=True, text=True)

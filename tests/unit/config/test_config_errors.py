@@ -25,6 +25,7 @@ GOOD = '[[gate]]\nname = "a"\ncargo = ["test", "--no-run"]\n'
         ('[[gate]]\nname = "a"\ncargo = ["test"]\ncommand = ["make"]\n', 4, "not both"),
         ('[[gate]]\nname = "a"\n', 1, "neither cargo"),
         (GOOD + 'linkers = ["bdf"]\n', 4, "did you mean 'bfd'"),
+        (GOOD + 'linker-matrix = "replays"\n', 4, "did you mean 'replay'"),
         (GOOD + 'env = { X = 1 }\n', 4, "gate[0].env.X: expected a string, got the integer 1"),
         ('[[gate]]\nname = "a"\ncargo = ["test", "--target-dir=x"]\n', 3, "set by linkgate itself"),
         (GOOD + '\n[[gate.control]]\nname = "c"\nfile = "build.rs"\n', 5, "exactly one of delete, replace or patch"),

@@ -1,0 +1,113 @@
+"""linker-matrix: compile once and relink under every linker gives what a build per linker gives.
+
+Real cargo and the five real linkers: every fixture with gates and the demo's two
+defects are judged in both modes, and the verdicts and diagnostic kinds must agree
+under every linker.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from demotest import copy_demo
+from linkgate.cli import main
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+ALL = ["default", "bfd", "gold", "lld", "mold"]
+GATED = sorted(p.parent.relative_to(FIXTURES).as_posix() for p in FIXTURES.rglob("linkgate.toml")
+               if "[[gate]]" in p.read_text())
+SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "src/linkgate/data/schemas/run-1.json").read_text())
+
+
+def five_linkers(cfg: Path, mode: str) -> None:
+    """Every gate under all five linkers, in *mode*."""
+    text = re.sub(r"^linkers = .*\n", "", cfg.read_text(), flags=re.M)
+    text = text.replace("[[gate]]\n", f'[[gate]]\nlinkers = {json.dumps(ALL)}\nlinker-matrix = "{mode}"\n')
+    cfg.write_text(text)
+
+
+def run_doc(ws: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    import jsonschema
+
+    monkeypatch.chdir(ws)
+    main(["run", "-q", "--no-history", "--format", "json", *args])
+    doc = json.loads(capsys.readouterr().out)
+    jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
+    return doc
+
+
+def judged(doc: dict) -> dict[tuple[str, str], tuple[str, list[str]]]:
+    return {(r["gate"], r["linker"]): (r["verdict"], sorted({d["kind"] for d in r["diagnostics"]}))
+            for r in doc["results"]}
+
+
+def test_every_gated_fixture_exists():
+    assert {"ccsys", "zngsys", "recipes/ws", "ci/repo"} <= set(GATED)
+
+
+@pytest.mark.parametrize("fixture", GATED)
+def test_fixture_same_verdicts_in_both_modes(fixture, tmp_path, monkeypatch, capsys):
+    docs = {}
+    for mode in ("rebuild", "replay"):
+        ws = tmp_path / mode
+        shutil.copytree(FIXTURES / fixture, ws, ignore=shutil.ignore_patterns("target", ".linkgate"))
+        five_linkers(ws / "linkgate.toml", mode)
+        docs[mode] = run_doc(ws, monkeypatch, capsys)
+    assert judged(docs["replay"]) == judged(docs["rebuild"])
+    for r in docs["replay"]["results"]:
+        if r["command"][:1] == ["cargo"] and r["linker"] != "default" and r["verdict"] == "linked":
+            # Really relinked from the first linker's build, and proven by the file's own marks.
+            assert r["matrix"] == {"mode": "replay", "built_with": "default", "replayed": True, "fallback": None}
+            assert r["units_compiled"] == 0 and r["proven"]
+            assert r["proof"] and all(p["names_linker"] and p["new"] for p in r["proof"]), r["proof"]
+            assert all(f"/{r['linker']}/linkgate-matrix/" in a["path"] for a in r["linked"])
+
+
+def _prove(ws: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> dict:
+    monkeypatch.chdir(ws)
+    main(["prove", "-q", "--allow-dirty", "--no-history", "--format", "json"])
+    return json.loads(capsys.readouterr().out)
+
+
+def test_demo_defects_same_outcomes_in_both_modes(tmp_path, monkeypatch, capsys):
+    from linkgate.commands.demo import CONTROLS
+
+    got = {}
+    for mode in ("rebuild", "replay"):
+        ws = copy_demo(tmp_path / mode)
+        (ws / "linkgate.toml").write_text((ws / "linkgate.toml").read_text() + CONTROLS)
+        five_linkers(ws / "linkgate.toml", mode)
+        doc = _prove(ws, monkeypatch, capsys)
+        got[mode] = {(c["name"], c["linker"]): (c["outcome"], sorted({d["kind"] for d in c["mutated"]["diagnostics"]}))
+                     for c in doc["controls"]}
+        if mode == "replay":
+            relinked = [c for c in doc["controls"] if c["linker"] != "default"]
+            assert all("relinked" in " ".join(c["mutated"]["messages"]) for c in relinked), relinked
+    assert got["replay"] == got["rebuild"]
+    # The demo's point survives: rust-lld, lld and mold accept the archive order, GNU ld and gold do not.
+    assert {ln for (name, ln), (outcome, _) in got["replay"].items()
+            if name == "archive-order" and outcome == "caught"} == {"bfd", "gold"}
+
+
+def test_a_build_script_reading_rustflags_falls_back_with_its_reason(tmp_path, monkeypatch, capsys):
+    ws = tmp_path / "ws"
+    shutil.copytree(FIXTURES / "ccsys", ws, ignore=shutil.ignore_patterns("target", ".linkgate"))
+    five_linkers(ws / "linkgate.toml", "replay")
+    script = ws / "zsys" / "build.rs"
+    script.write_text(script.read_text().replace(
+        "fn main() {", 'fn main() {\n    let _flags = std::env::var("CARGO_ENCODED_RUSTFLAGS");', 1))
+    doc = run_doc(ws, monkeypatch, capsys, "--linker", "default", "--linker", "mold")
+    mold = {r["linker"]: r for r in doc["results"]}["mold"]
+    assert mold["verdict"] == "linked" and mold["units_compiled"] > 0
+    assert mold["matrix"]["replayed"] is False
+    assert "zsys" in mold["matrix"]["fallback"] and "CARGO_ENCODED_RUSTFLAGS" in mold["matrix"]["fallback"]
+    assert "build.rs:16" in mold["matrix"]["fallback"]
+    monkeypatch.chdir(ws)
+    main(["run", "-q", "--no-history", "--linker", "default", "--linker", "mold"])
+    human = capsys.readouterr().out
+    assert "linker-matrix: built in its own target directory" in human and "CARGO_ENCODED_RUSTFLAGS" in human
