@@ -476,7 +476,10 @@ def _diagnostics(lines: list[str], log: BuildLog, result: GateResult) -> list[An
     return diags
 
 
-def diagnostics_for(lines: list[str], build_scripts: Sequence[tuple[str, str]]) -> list[Any]:
+def diagnostics_for(
+    lines: list[str], build_scripts: Sequence[tuple[str, str]],
+    command_line: Sequence[str] | None = None, cwd: str | None = None,
+) -> list[Any]:
     """Classify linker output with the build scripts' archives and directives at hand
     (*build_scripts*: (package_id, out_dir), as cargo reported them); a replayed link
     is judged by this very function, so it gets the same kinds as a cargo link."""
@@ -507,7 +510,7 @@ def diagnostics_for(lines: list[str], build_scripts: Sequence[tuple[str, str]]) 
                     if flag in ("-l", "-L"):
                         (libs if flag == "-l" else paths).append(value)
         native += diagnose.native_archives(package_name(package_id), libs, paths, str(script) if script else None)
-    diags = diagnose.classify(lines, native=native)
+    diags = diagnose.classify(lines, native=native, command_line=command_line, cwd=Path(cwd) if cwd else None)
     if not diags:
         return diags
     return diagnose.attach_recipe(diags, [o for _, o in outputs if o is not None])

@@ -48,9 +48,11 @@ from linkgate import proc
 from linkgate.config import Config, Gate
 from linkgate.gate import layout, linkers, measure, recording
 from linkgate.gate.linkrecord import LINKS_DIR
-from linkgate.gate.run import ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact, diagnostics_for, run_gate
+from linkgate.gate.run import (
+    ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact, diagnostics_for, judge_archive_order, run_gate,
+)
 from linkgate.replay import command, elfinfo
-from linkgate.replay.run import Recorded, RecordedLink, ReplayRefused, load, require_fresh
+from linkgate.replay.run import Attempt, Recorded, RecordedLink, ReplayRefused, archive_order, load, require_fresh
 
 MATRIX_DIR = "linkgate-matrix"
 Phase = Callable[[str], None]
@@ -158,7 +160,7 @@ def relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateRe
                                     "<sysroot>/lib/rustlib/<triple>/lib), so rust-lld cannot be selected")
         plans.append((link, args))
     attempts = _run_all(plans, out_dir)
-    res = _result(recorded, linker, tdir, attempts, started, t0, first.failed_targets)
+    res = _result(gate, recorded, linker, tdir, attempts, started, t0, first.failed_targets)
     res.matrix = matrix_info("replay", built, True, None)
     if first.verdict == LINK_FAILED and res.verdict == LINKED:
         return Fallback(linker, f"the build under {built} stopped at a link failure, so cargo never linked "
@@ -176,6 +178,10 @@ class _Attempt:
     output: str
     started: float
     seconds: float
+    added: tuple[str, ...] = ()
+
+    def as_replay(self) -> Attempt:
+        return Attempt(self.link, self.returncode, "", self.stderr, self.output, self.seconds, self.args)
 
 
 def _run_all(plans: Sequence[tuple[RecordedLink, list[str]]], out_dir: Path) -> list[_Attempt]:
@@ -183,10 +189,14 @@ def _run_all(plans: Sequence[tuple[RecordedLink, list[str]]], out_dir: Path) -> 
         link, args = plan
         out = out_dir / os.path.basename(link.record.output or "out")
         rec = link.record
-        cmd = command.build(rec, str(out), args=command.substitute(args, rec.preserved, rec.cwd), scratch=out_dir)
+        # The wrapper adds --warn-backrefs to an lld link (archive order); so does a relink.
+        extra = recording.backrefs_flag(args, rec.linker_program or (rec.argv[0] if rec.argv else "cc"))
+        cmd = command.build(rec, str(out), args=command.substitute(args, rec.preserved, rec.cwd), scratch=out_dir,
+                            extra=extra)
         began, t0 = time.time(), time.monotonic()
         done = proc.run(cmd.argv, cwd=cmd.cwd, env=cmd.env, check=False)
-        return _Attempt(link, tuple(args), done.returncode, done.stderr, str(out), began, time.monotonic() - t0)
+        return _Attempt(link, tuple(args), done.returncode, done.stderr, str(out), began, time.monotonic() - t0,
+                        tuple(extra))
 
     # Cargo links independent units at once; so do we, on as many cores.
     with ThreadPoolExecutor(max_workers=max(1, min(len(plans), os.cpu_count() or 1))) as pool:
@@ -204,7 +214,7 @@ def _named(link: RecordedLink, failed_before: Sequence[str]) -> str:
 
 
 def _result(
-    recorded: Recorded, linker: str, tdir: Path, attempts: Sequence[_Attempt], started: float, t0: float,
+    gate: Gate, recorded: Recorded, linker: str, tdir: Path, attempts: Sequence[_Attempt], started: float, t0: float,
     failed_before: Sequence[str] = (),
 ) -> GateResult:
     first = attempts[0].link.record if attempts else None
@@ -232,10 +242,12 @@ def _result(
                 classified.extend([f"linking with `{os.path.basename(a.link.record.argv[0])}` failed: "
                                    f"exit status: {a.returncode}", *block])
         res.linker_lines = lines
-        res.diagnostics = diagnostics_for(classified, recorded.build_scripts)
+        res.diagnostics = diagnostics_for(classified, recorded.build_scripts, failed[0].args, failed[0].link.record.cwd)
     else:
         res.verdict, res.proven = LINKED, True
-        prove_marks(res, linker, since=started)
+        judge_archive_order(res, gate, *archive_order([a.as_replay() for a in attempts]))
+        if res.verdict == LINKED:
+            prove_marks(res, linker, since=started)
     res.messages.append(f"relinked {len(attempts)} recorded link(s) of the {recorded.linker} build under {linker} "
                         f"(same objects and archives, no cargo build) into {tdir / MATRIX_DIR}")
     res.duration_s = time.monotonic() - t0
@@ -298,6 +310,7 @@ def _save(recorded: Recorded, linker: str, tdir: Path, attempts: Sequence[_Attem
             "env": rec.env, "started": a.started, "ended": a.started + a.seconds,
             "exit_status": a.returncode, "output": a.output, "id": rid, "linker_program": rec.linker_program,
             "preserved": preserved, "inputs": list(rec.inputs), "gate": recorded.gate, "linker": linker,
+            "added_args": list(a.added), "stderr": a.stderr,
             "relinked_from": {"linker": recorded.linker, "record": rec.id},
         }
         (folder / f"{rid}.json").write_text(json.dumps(doc, indent=1) + "\n")
