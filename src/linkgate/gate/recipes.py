@@ -22,7 +22,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from linkgate import proc
 from linkgate.cargo.cargoargs import parse
 from linkgate.config import Config, Gate, Recipe
 from linkgate.errors import LinkgateError
@@ -120,14 +119,12 @@ def gate_target(gate: Gate, env: Mapping[str, str]) -> str:
 def host_triple() -> str:
     """The host triple; "unknown" (which no target glob but ``*`` matches) without rustc,
     because recording recipes must never fail the run it records."""
+    from linkgate.cargo import hosttriple
+
     try:
-        out = proc.run(["rustc", "-vV"]).stdout
+        return hosttriple.host_triple("rustc")
     except LinkgateError:
         return "unknown"
-    for line in out.splitlines():
-        if line.startswith("host:"):
-            return line.split(":", 1)[1].strip()
-    return "unknown"
 
 
 def run_context(config: Config, gate: Gate, env: Mapping[str, str]) -> RunContext:

@@ -78,11 +78,9 @@ def ensure(tdir: Path, env: Mapping[str, str]) -> Path:
 
 @functools.lru_cache(maxsize=4)
 def host_triple(rustc: str = "rustc") -> str:
-    out = proc.run([rustc, "-vV"]).stdout
-    m = re.search(r"^host: (\S+)", out, re.MULTILINE)
-    if m is None:
-        raise ToolNotFound("rustc -vV printed no host triple", hint="check the Rust installation")
-    return m.group(1)
+    from linkgate.cargo import hosttriple
+
+    return hosttriple.host_triple(rustc)
 
 
 def target_triple(cargo_args: Sequence[str], env: Mapping[str, str]) -> str:
