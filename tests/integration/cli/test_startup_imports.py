@@ -1,0 +1,49 @@
+"""What each start-up imports, read from `python -X importtime` (start-up laziness).
+
+`--version` imports nothing but the entry module and the error codes; `--help`
+adds click and the group, never a verb; a warm `run` of one linker never
+imports the linker matrix, the classifier (nothing to classify) or YAML.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+DEMO = Path(__file__).resolve().parents[3] / "src" / "linkgate" / "data" / "demo"
+
+
+def imported(*args: str, cwd: Path | None = None) -> set[str]:
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "linkgate", *args],
+                          capture_output=True, text=True, cwd=cwd)
+    return {m.group(1) for m in re.finditer(r"^import time:.*\|\s+([\w.]+)$", done.stderr, re.M)}
+
+
+def test_version_imports_only_the_entry_module():
+    mods = imported("--version")
+    assert {m for m in mods if m.startswith("linkgate")} <= {"linkgate", "linkgate.cli", "linkgate.errors"}
+    assert not mods & {"click", "typing", "pathlib", "json", "subprocess"}
+
+
+def test_help_imports_click_and_no_verb():
+    mods = imported("--help")
+    assert "click" in mods
+    verbs = {m for m in mods if m.startswith("linkgate.commands.")} - {"linkgate.commands.group"}
+    assert not verbs, verbs
+    assert not mods & {"linkgate.config", "tomllib", "sqlite3", "rich", "yaml"}
+
+
+def test_warm_run_of_one_linker_imports_no_matrix_classifier_or_yaml(tmp_path):
+    import shutil
+
+    ws = tmp_path / "ws"
+    shutil.copytree(DEMO, ws, ignore=shutil.ignore_patterns("target"))
+    first = subprocess.run([sys.executable, "-m", "linkgate", "run", "-q", "--no-history", "--linker", "default"],
+                           cwd=ws, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    mods = imported("run", "-q", "--no-history", "--no-force-link", "--linker", "default", cwd=ws)
+    assert "linkgate.gate.run" in mods
+    assert not {m for m in mods if m.startswith(("linkgate.replay", "linkgate.diagnose", "linkgate.ci",
+                                                  "linkgate.workflows", "yaml", "ruamel", "rich"))}
