@@ -79,12 +79,13 @@ def judge(args: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) 
         first = rest[0] if rest else "(nothing)"
         return Judgement(False, first, f"the first argument must be the cargo subcommand, not {first!r}: "
                          "linkgate inserts --message-format=json right after it")
-    aliases = AliasTable(cwd, env)
+    aliases: AliasTable | None = None  # read only for a name cargo does not build in
     via: list[str] = []
     seen: set[str] = set()
     while True:
         name = rest[0]
         if name not in BUILTIN:
+            aliases = aliases or AliasTable(cwd, env)
             expansion = aliases.get(name)
             if expansion is not None:
                 if name in seen:

@@ -34,6 +34,48 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# command path -> examples shown at the end of its --help (every command has some).
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "init": ("linkgate init", "linkgate init --force"),
+    "run": ("linkgate run", "linkgate run xla-link --linker bfd", "linkgate run --only xla-link:mold -f json -o run.json"),
+    "prove": ("linkgate prove", "linkgate prove xla-link --control drop-runtime-archive -f markdown -o evidence.md"),
+    "recover": ("linkgate recover", "linkgate recover --repo . --force"),
+    "explain": ("cargo build 2>&1 | linkgate explain", "linkgate explain build.log -f sarif -o linker.sarif"),
+    "changed": ("linkgate changed --base origin/main", "linkgate changed --base HEAD~3 -f json"),
+    "should-run": ("linkgate should-run xla-link --base origin/main", "linkgate should-run xla-link"),
+    "surface": ("linkgate surface xla-link --static", "linkgate surface xla-link --check-filter --repo ../rtcore"),
+    "audit": ("linkgate audit", "linkgate audit --repo ../rtcore -f markdown -o audit.md"),
+    "demo": ("linkgate demo", "linkgate demo --keep"),
+    "cost": ("linkgate cost", "linkgate cost xla-link --budget-minutes-per-pr 10 -f markdown"),
+    "history": ("linkgate history import legs/*/linkgate-leg.json",),
+    "history import": ("linkgate history import legs/*/linkgate-leg.json",
+                       "linkgate history import run.json --history ci-history.sqlite"),
+    "replay": ("linkgate replay xla-link", "linkgate replay xla-link --linker bfd -f json -o replay.json"),
+    "sweep": ("linkgate sweep xla-link", "linkgate sweep xla-link --linker bfd -j 2 -f markdown -o sweep.md"),
+    "coverage": ("linkgate coverage", "linkgate coverage --suggest", "linkgate coverage --comment"),
+    "report": ("linkgate report html", "linkgate report merge --expect \"$LINKGATE_MATRIX\" legs/*/linkgate-leg.json"),
+    "report html": ("linkgate report html", "linkgate report html -o linkgate.html --title 'rtcore links'"),
+    "report merge": ("linkgate report merge --expect \"$LINKGATE_MATRIX\" legs/*/linkgate-leg.json",
+                     "linkgate report merge legs/*.json -f json -o verdict.json"),
+    "ci": ("linkgate ci github xla-link", "linkgate ci github xla-link --trigger paths --write"),
+    "ci github": ("linkgate ci github xla-link", "linkgate ci github xla-link --trigger paths --write",
+                  "linkgate ci github xla-link --matrix --check"),
+    "matrix": ("linkgate matrix", "linkgate matrix xla-link --repo ../rtcore"),
+    "env-from": ("linkgate env-from -- bash scripts/setup-cuda.sh --env", "bash scripts/setup-cuda.sh --env | linkgate env-from"),
+}
+
+
+def _with_examples(command: click.Command, path: str) -> click.Command:
+    """Give *command* (and a group's subcommands) its examples as the epilog."""
+    examples = EXAMPLES.get(path)
+    if examples and not command.epilog:
+        command.epilog = "\b\nExamples:\n" + "".join(f"  {e}\n" for e in examples)
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            _with_examples(sub, f"{path} {name}")
+    return command
+
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [name for name, (mod, _) in COMMANDS.items() if _exists(mod)]
@@ -49,7 +91,7 @@ class LazyGroup(click.Group):
                 return None  # a verb this installation does not ship
             raise
         command: click.Command = module.command
-        return command
+        return _with_examples(command, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
@@ -122,5 +164,3 @@ def _recover_interrupted(read_only: bool = False) -> None:
         if parent == here:
             return
         here = parent
-
-

@@ -127,6 +127,8 @@ def _run_linkers(
 
 
 def _only(cfg: config_mod.Config, values: tuple[str, ...]) -> set[tuple[str, str]]:
+    if not values:
+        return set()
     from linkgate.ci.matrix import parse_only
 
     pairs = set(parse_only(values))

@@ -15,11 +15,13 @@ import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from linkgate.diagnose.model import Diagnostic
 from linkgate.gate import linkinputs
 from linkgate.gate.linkrecord import LINKS_DIR, LinkRecord, read_records
+
+if TYPE_CHECKING:  # the classifier is imported only when a link said something
+    from linkgate.diagnose.model import Diagnostic
 
 LAST_RUN = "last-run.state"  # not *.json: read_records globs those
 
@@ -212,13 +214,13 @@ def backrefs_flag(args: Sequence[str], program: str) -> list[str]:
 def archive_order(tdir: Path, since: float) -> tuple[list[Diagnostic], list[str]]:
     """Archive-order warnings lld gave on this run's links that passed (the wrapper
     kept their stderr), and the ids of the records that gave them."""
-    from linkgate import diagnose
-
     found: list[Diagnostic] = []
     ids: list[str] = []
     for rec in read_records(tdir, since=since):
         if rec.exit_status != 0 or _build_script(rec) or "backward reference" not in (rec.stderr or ""):
             continue
+        from linkgate import diagnose  # only now: most runs have nothing to classify
+
         lines = (rec.stderr or "").splitlines()
         for d in diagnose.classify(lines, command_line=list(rec.args), cwd=Path(rec.cwd)):
             if d.kind != "archive-order":

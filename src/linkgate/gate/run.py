@@ -231,13 +231,13 @@ def judge_archive_order(result: GateResult, gate: Gate, found: list[Any], ids: l
     (``--warn-backrefs``, added by the wrapper or by replay): GNU ld and gold
     fail that line. A warning on the result, or with ``archive-order = "fail"``
     a link failure. *ids*: the link records (``links[].record``) that said so."""
+    if not found:
+        return
     from dataclasses import replace
 
     from linkgate import diagnose
     from linkgate.cargo.buildscript import read_build_script_output
 
-    if not found:
-        return
     outputs = [read_build_script_output(Path(o), p) for p, o in result.build_scripts if o]
     found = diagnose.attach_recipe(found, [o for o in outputs if o is not None])
     if gate.archive_order == "fail":
