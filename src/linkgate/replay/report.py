@@ -7,13 +7,14 @@ from typing import Any
 
 from linkgate.errors import EXIT_OK
 from linkgate.replay.sweep import (
-    CHANGES_OUTPUT, LINKER_NAMES, LOAD_BEARING, NOT_JUDGED, NOT_ON_LINE, ORDER_SENSITIVE, REDUNDANT, SweepEntry,
+    CHANGES_OUTPUT, DUPLICATE, LINKER_NAMES, LOAD_BEARING, NOT_JUDGED, NOT_ON_LINE, ORDER_SENSITIVE, REDUNDANT,
+    SweepEntry,
 )
 from linkgate.report.markdown import code
 from linkgate.report.model import Case, Finding, Report
 
 SCHEMA = "linkgate.sweep/1"
-_STYLE = {LOAD_BEARING: "green", ORDER_SENSITIVE: "yellow", REDUNDANT: "cyan", CHANGES_OUTPUT: "magenta",
+_STYLE = {LOAD_BEARING: "green", ORDER_SENSITIVE: "yellow", REDUNDANT: "cyan", DUPLICATE: "cyan", CHANGES_OUTPUT: "magenta",
           NOT_ON_LINE: "dim", NOT_JUDGED: "bold yellow"}
 
 
@@ -37,6 +38,11 @@ def build_report(gate: str, linkers: Sequence[str], entries: Sequence[SweepEntry
                                         message=f"{gate} [{linker}]: {j['detail']}",
                                         file=item["build_script"], line=item["line"],
                                         hint="a candidate to drop; a negative control on it will not reproduce"))
+            elif j["status"] == DUPLICATE:
+                findings.append(Finding(rule="duplicate-directive", level="note",
+                                        message=f"{gate} [{linker}]: {j['detail']}",
+                                        file=item["build_script"], line=item["line"],
+                                        hint="drop all but one; a negative control dropping just one will not reproduce"))
             elif j["status"] == NOT_JUDGED:
                 findings.append(Finding(rule="directive-not-judged", level="note",
                                         message=f"{gate} [{linker}]: {item['directive']}: {j['detail']}",
@@ -82,7 +88,7 @@ def render_markdown(report: Report) -> str:
             cells.append(f"**{j['status']}**{extra}")
         lines.append(f"| {code(item['directive'], True)} | {code(_where(item), True)} | " + " | ".join(cells) + " |")
     notes = [f"- {code(item['directive'])} [{ln}]: {j['detail']}" for item in doc["directives"]
-             for ln, j in item["linkers"].items() if j["status"] in (REDUNDANT, ORDER_SENSITIVE, CHANGES_OUTPUT, NOT_JUDGED)]
+             for ln, j in item["linkers"].items() if j["status"] in (REDUNDANT, DUPLICATE, ORDER_SENSITIVE, CHANGES_OUTPUT, NOT_JUDGED)]
     if notes:
         lines += ["", *notes]
     lines += ["", report.summary]

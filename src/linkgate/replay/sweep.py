@@ -8,6 +8,10 @@ Statuses per directive and linker:
   the line. At most two moves are tried, never a permutation;
 - ``redundant``: it links without it, with the same NEEDED and RUNPATH
   entries and no new undefined dynamic symbols;
+- ``duplicate``: two or more directives put the same argument on the line
+  (two packages' ``-lbz2``): each links without it alone, so each looks
+  redundant, but the link fails without all of them; they are reported
+  together, each naming the others;
 - ``changes-output``: it links without it, but the loader would see a
   different file (a NEEDED or RUNPATH entry, or new undefined symbols);
 - ``not-on-line``: no recorded link carries it (a directive for targets the
@@ -41,6 +45,7 @@ from linkgate.replay.run import (
 LOAD_BEARING = "load-bearing"
 ORDER_SENSITIVE = "order-sensitive"
 REDUNDANT = "redundant"
+DUPLICATE = "duplicate"
 CHANGES_OUTPUT = "changes-output"
 NOT_ON_LINE = "not-on-line"
 NOT_JUDGED = "not-judged"
@@ -197,6 +202,40 @@ class LinkerSweep:
             return Judgement(CHANGES_OUTPUT, detail=f"links without `{label}` under {self.name}, but " + "; ".join(changes))
         return Judgement(REDUNDANT, detail=self.explain(di, lines[0], dropped[lines[0].index]))
 
+    def together(self, group: Sequence[int]) -> Attempt | None:
+        """Drop every directive of *group* at once; the first link that then fails, or None."""
+        for ln in self.lines:
+            gone = {ln.claims[i] for i in group if i in ln.claims}
+            if len(gone) < 2:
+                continue
+            a = self._try(ln, [x for j, x in enumerate(ln.args) if j not in gone], ".g" + "-".join(map(str, group)))
+            if not a.ok:
+                return a
+        return None
+
+    def duplicates(self, verdicts: dict[int, Judgement]) -> dict[int, Judgement]:
+        """Redundant directives that name the same argument, judged together: each is
+        redundant only while another stays when the link fails without them all."""
+        groups: dict[str, list[int]] = {}
+        for i, j in verdicts.items():
+            if j.status == REDUNDANT:
+                groups.setdefault(self.directives[i].argument, []).append(i)
+        out: dict[int, Judgement] = {}
+        for label, group in groups.items():
+            if len(group) < 2:
+                continue
+            failed = self.together(group)
+            if failed is None:
+                continue
+            kind, symbol = self._failure(failed)
+            for i in group:
+                others = " and ".join(f"{self.directives[k].package}'s `{label}`" for k in group if k != i)
+                out[i] = Judgement(DUPLICATE, kind, symbol,
+                                   f"`{label}` is redundant only while {others} stays: dropping all "
+                                   f"{len(group)} fails under {self.name} ({kind}" + (f" `{symbol}`" if symbol else "")
+                                   + "); keep one of them")
+        return out
+
     def _static(self, line: _Line, label: str) -> bool:
         if label.startswith("-l:"):
             return label.endswith(".a")
@@ -280,6 +319,8 @@ def sweep(
             progress(f"{gate.name} [{linker}]: {len(chosen)} directive(s), {workers} job(s)")
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 verdicts = list(pool.map(ls.judge, chosen))
+            together = ls.duplicates(dict(zip(chosen, verdicts)))
+            verdicts = [together.get(i, v) for i, v in zip(chosen, verdicts)]
         for i, verdict in zip(chosen, verdicts):
             d = _relative(config.root, ls.directives[i])
             entries.setdefault(_identity(d), SweepEntry(d)).linkers[linker] = verdict
