@@ -11,6 +11,9 @@ KINDS = (
     # before the archive that needs it (GNU ld and gold search each archive once,
     # left to right); from lld, a "backward reference detected" warning.
     "archive-order",
+    # One library linked both from its static archive and as a shared library
+    # into one binary (a warning on a link that passed: two copies of its code and state).
+    "mixed-linkage",
     "dso-missing",
     "library-not-found",
     "duplicate-symbol",

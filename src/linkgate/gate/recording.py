@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from collections.abc import Sequence
@@ -229,6 +230,53 @@ def archive_order(tdir: Path, since: float) -> tuple[list[Diagnostic], list[str]
             if all(d.archives != f.archives for f in found):
                 found.append(d)
     return found, ids
+
+
+_STEM = re.compile(r"^lib(?P<name>.+?)\.(?:a|so(?:\.[0-9.]*)?)$")
+
+
+def mixed_linkage(tdir: Path, since: float, build_scripts: Sequence[tuple[str, str]]) -> list[Diagnostic]:
+    """Libraries this run's passing links took both from a static archive and from a
+    shared library: from the link line (``-Bstatic``/``-Bdynamic``, ``.a``/``.so``) and
+    from the ``static=`` libraries rustc bundled into an rlib that is on that line."""
+    from linkgate.cargo.buildscript import read_build_script_output
+    from linkgate.cargo.messages import package_name
+
+    bundled: list[tuple[str, str, str]] = []  # (library, package, rlib name prefix)
+    for package_id, out_dir in build_scripts:
+        out = read_build_script_output(Path(out_dir), package_id) if out_dir else None
+        for d in out.link_directives() if out else ():
+            kind, _, name = d.value.rpartition("=")
+            if d.key == "rustc-link-lib" and kind.startswith("static") and "-bundle" not in kind:
+                pkg = package_name(package_id)
+                bundled.append((name.split(":", 1)[0], pkg, f"lib{pkg.replace('-', '_')}-"))
+    found: dict[str, Diagnostic] = {}
+    for rec in read_records(tdir, since=since):
+        if rec.exit_status != 0 or _build_script(rec):
+            continue
+        static: dict[str, str] = {}
+        dynamic: dict[str, str] = {}
+        for item in linkinputs.inputs(rec.args, rec.cwd):
+            m = _STEM.match(os.path.basename(item.path))
+            if m:
+                (static if item.path.endswith(".a") else dynamic).setdefault(m["name"], item.path)
+        rlibs = [os.path.basename(a) for a in rec.args if a.endswith(".rlib")]
+        for name, pkg, prefix in bundled:
+            if any(r.startswith(prefix) for r in rlibs):
+                static.setdefault(name, f"lib{name}.a, bundled into {pkg}'s rlib by `static={name}`")
+        target = os.path.basename(rec.output or "") or "the output"
+        for name in sorted(static.keys() & dynamic.keys()):
+            if name in found:
+                continue
+            found[name] = Diagnostic(
+                "mixed-linkage",
+                f"lib{name} is linked into {target} both statically ({static[name]}) and dynamically "
+                f"({dynamic[name]}): two copies of its code and its state in one binary",
+                library=name, level="warning",
+                hint=f"link it one way: the same kind in every build script (`static={name}` or `dylib={name}`), "
+                "or let one -sys crate own the library (`links = ...`) and have the others use it through that crate",
+            )
+    return list(found.values())
 
 
 def failed_link(tdir: Path, since: float) -> LinkRecord | None:

@@ -210,6 +210,9 @@ def run_gate(
             recorded = True
             if result.verdict == LINKED:
                 _archive_order(result, gate, record_since)
+                for d in recording.mixed_linkage(tdir, record_since, result.build_scripts):
+                    result.diagnostics.append(d)
+                    result.warnings.append(f"mixed-linkage: {d.message}. {d.hint}")
     except LinkgateError as exc:
         result.verdict = ERROR
         result.messages.append(exc.render())
