@@ -229,7 +229,7 @@ class LinkerSweep:
                 continue
             kind, symbol = self._failure(failed)
             for i in group:
-                others = " and ".join(f"{self.directives[k].package}'s `{label}`" for k in group if k != i)
+                others = " and ".join(_naming(self.directives[k], label) for k in group if k != i)
                 out[i] = Judgement(DUPLICATE, kind, symbol,
                                    f"`{label}` is redundant only while {others} stays: dropping all "
                                    f"{len(group)} fails under {self.name} ({kind}" + (f" `{symbol}`" if symbol else "")
@@ -285,6 +285,12 @@ class LinkerSweep:
             if a == label and j != line.claims[di]:
                 return f" pulled in by rustc's own `{a}`" if j not in claimed else f" named again by a build script's `{a}`"
         return " pulled in by another input"
+
+
+def _naming(d: SourceDirective, label: str) -> str:
+    """``ordsys's `-lhelper` (build.rs:28)``: the package, and the line when the script spells it out."""
+    where = f"{os.path.basename(d.build_script)}:{d.line}" if d.build_script and d.line else f"output line {d.output_line}"
+    return f"{d.package}'s `{label}` ({where})"
 
 
 def _to_end(args: list[str], j: int, _start: int) -> list[str]:

@@ -58,8 +58,12 @@ def test_sweep_classifies_each_directive_under_gnu_ld_and_rust_lld(ring_workspac
         assert item["linkers"]["default"]["status"] != "order-sensitive", item
     assert items["-lringb"][0]["linkers"]["default"]["status"] == "load-bearing"
     assert items["-lringb"][0]["linkers"]["default"]["symbol"] == "ring_mid"
-    # rust-lld needs only one of the two -lringa
-    assert sorted(i["linkers"]["default"]["status"] for i in items["-lringa"]) == ["redundant", "redundant"]
+    # rust-lld needs only one of the two -lringa, but one of them: reported together, never
+    # each "redundant, a candidate to drop" (dropping both fails)
+    for item in items["-lringa"]:
+        j = item["linkers"]["default"]
+        assert j["status"] == "duplicate" and j["symbol"] in ("ring_entry", "ring_leaf"), j
+        assert "redundant only while nativelink's `-lringa` (build.rs:" in j["detail"], j
 
 
 def test_sweep_renders_markdown_and_human(ring_workspace, monkeypatch, capsys):

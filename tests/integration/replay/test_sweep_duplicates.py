@@ -39,4 +39,5 @@ def test_duplicate_directives_are_reported_together(tmp_path, monkeypatch, capsy
         j = helper[package]
         assert j["status"] == "duplicate", j
         assert (j["kind"], j["symbol"]) == ("undefined-symbol", "helper_fn")
-        assert f"redundant only while {other}'s `-lhelper` stays: dropping all 2 fails" in j["detail"]
+        assert f"redundant only while {other}'s `-lhelper` (build.rs:" in j["detail"]
+        assert "stays: dropping all 2 fails" in j["detail"]

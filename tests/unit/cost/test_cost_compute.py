@@ -99,3 +99,18 @@ def test_trigger_sums_the_linkers_of_a_gate() -> None:
     advice = {a.gate: a for a in recommend_trigger(entries, 6)}
     assert advice["g"].per_pr_minutes == 10 and advice["g"].recommendation == "path-filter"
     assert advice["h"].recommendation == "every-pr"
+
+
+def test_trigger_states_what_a_cold_runner_would_call_for() -> None:
+    """Warm 2 min fits a 10 min budget; cold 20 min does not: both figures, and the cold trigger."""
+    entries = compute([row(1200, True), row(120, False)])
+    [advice] = recommend_trigger(entries, 10)
+    assert advice.recommendation == "every-pr" and advice.per_pr_minutes == 2
+    assert advice.cold_per_pr_minutes == 20 and advice.cold_recommendation == "path-filter"
+    assert "without a warm target dir pays about" in advice.reasoning
+    assert "alone would call for path-filter" in advice.reasoning
+    d = advice.to_dict()
+    assert (d["cold_per_pr_minutes"], d["cold_recommendation"]) == (20, "path-filter")
+    # No cold run recorded: nothing is said about one.
+    [warm_only] = recommend_trigger(compute([row(120, False)]), 10)
+    assert warm_only.cold_recommendation is None and "cold" not in warm_only.reasoning.lower()
