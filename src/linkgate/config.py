@@ -337,6 +337,7 @@ def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str, root
         gates.append(_build_gate(v, loc, i, raw, seen))
     audit = _build_audit(v, loc, data.get("audit", {}))
     recipes = _build_recipes(v, loc, data.get("recipe", []))
+    _check_recipe_features(v, loc, recipes, root)
     ci = _build_ci(v, loc, data.get("ci", {}))
     config = Config(path=path, root=root, gates=tuple(gates), audit=audit, recipes=recipes, ci=ci)
     # Checked once the root is known: working-directory is relative to it.
@@ -658,6 +659,59 @@ def _build_audit(v: _Validator, loc: _Locator, raw: Mapping[str, Any]) -> AuditC
 
 
 _SELECTORS = ("when-env", "unless-env", "when-target", "unless-target", "when-features", "unless-features")
+
+
+def _package_features(root: Path, file: str) -> tuple[str, list[str]] | None:
+    """(package name, its features) for the package holding *file*: its own feature
+    table plus the implicit feature of each optional dependency; None when unknown."""
+    here = (root / file).parent
+    for directory in (here, *here.parents):
+        manifest = directory / "Cargo.toml"
+        if manifest.is_file():
+            try:
+                data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return None
+            package = data.get("package")
+            if not isinstance(package, dict):
+                return None
+            table = data.get("features", {})
+            names = [k for k in table] if isinstance(table, dict) else []
+            for section in ("dependencies", "build-dependencies"):
+                deps = data.get(section, {})
+                for dep, spec in (deps.items() if isinstance(deps, dict) else ()):
+                    if isinstance(spec, dict) and spec.get("optional"):
+                        names.append(dep)
+            return str(package.get("name", directory.name)), names
+        if directory == root or root not in directory.parents:
+            return None
+    return None
+
+
+def _check_recipe_features(v: _Validator, loc: _Locator, recipes: Sequence[Recipe], root: Path) -> None:
+    """A feature the recipe's package does not have can never be enabled: refuse it,
+    and say how Cargo.toml spells it (``static_z`` is ``static-z`` there)."""
+    for j, recipe in enumerate(recipes):
+        if recipe.file is None:
+            continue
+        for key, names in (("when-features", recipe.when_features), ("unless-features", recipe.unless_features)):
+            if not names:
+                continue
+            found = _package_features(root, recipe.file)
+            if found is None:
+                continue
+            package, table = found
+            for name in names:
+                if name in table:
+                    continue
+                spelt = next((f for f in table if f.replace("-", "_") == name.replace("-", "_")), None)
+                raise v.fail(
+                    f"package {package} ({recipe.file}) has no feature {name!r}",
+                    loc.table("recipe", key, index=j),
+                    f"recipe.{recipe.name}.{key}",
+                    hint=(f"Cargo.toml spells it {spelt!r}" if spelt else _did_you_mean(name, table))
+                    or ("its features: " + ", ".join(table) if table else "it declares no features"),
+                )
 
 
 def _build_recipes(v: _Validator, loc: _Locator, raw: list[Mapping[str, Any]]) -> tuple[Recipe, ...]:

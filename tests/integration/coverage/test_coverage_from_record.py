@@ -117,3 +117,13 @@ def test_unless_features_reads_an_else_after_a_feature_branch(ws, capsys):
     plain = next(r for r in doc["recipes"] if r["name"] == "plain")
     # `mode` (no feature) can select it; `turbo` enables fast-math, so it predicts the other arm.
     assert plain["selectable_by"] == ["mode"]
+
+
+def test_a_feature_the_package_lacks_is_a_config_error(ws, capsys):
+    cfg = ws / "linkgate.toml"
+    cfg.write_text(cfg.read_text().replace('when-features = ["fast-math"]', 'when-features = ["fast_math"]'))
+    assert main(["coverage"]) == 2
+    err = capsys.readouterr().err
+    assert "linkgate.toml:" in err and "recipe.fast.when-features" in err
+    assert "package calc (calc/build.rs) has no feature 'fast_math'" in err
+    assert "Cargo.toml spells it 'fast-math'" in err
