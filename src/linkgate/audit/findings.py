@@ -105,6 +105,10 @@ def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
         )
 
 
+# How a trigger reads in a sentence when its name alone would mislead.
+_EVENT_WORDS = {"push-tags": "push of tags", "push-branches": "push to branches other than the default"}
+
+
 def _link_only_on_schedule(items: list[Classified]) -> Iterable[RawFinding]:
     linked = by_feature_set(c for c in items if c.links)
     seen = [fs for fs, users in linked.items() if any(c.trigger.pr_visible for c in users)]
@@ -112,7 +116,7 @@ def _link_only_on_schedule(items: list[Classified]) -> Iterable[RawFinding]:
         if fs.unknown or fs.scope or any(c.trigger.pr_visible for c in users) or _covered(fs, seen):
             continue
         first = min(users, key=lambda c: (c.inv.file, c.inv.line))
-        events = sorted({e for c in users for e in c.trigger.events}) or ["never"]
+        events = sorted({_EVENT_WORDS.get(e, e) for c in users for e in c.trigger.events}) or ["never"]
         yield RawFinding(
             "link-only-on-schedule",
             f"feature set `{fs.label}`{_of(fs)} is linked only by {_jobs(users)} (on: {', '.join(events)}): "

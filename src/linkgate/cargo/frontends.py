@@ -194,7 +194,8 @@ _MATURIN_VALUE = {"-m", "--manifest-path", "-F", "--features", "--target", "-o",
 
 
 def program(argv: tuple[str, ...] | list[str]) -> str:
-    name = argv[0].rsplit("/", 1)[-1] if argv else ""
+    # A Windows path (C:\tools\cargo.exe) names its program after its last backslash.
+    name = re.split(r"[/\\]", argv[0])[-1] if argv else ""
     name = name[:-4] if name.endswith(".exe") else name
     if _PYTHON.match(name) and len(argv) > 2 and argv[1] == "-m" and argv[2] == "maturin":
         return "maturin"  # `python -m maturin develop`

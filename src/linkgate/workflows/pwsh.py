@@ -229,6 +229,9 @@ class _Reader:
             return
         if head in _QUIET:
             return
+        if head in ("invoke-expression", "iex") and len(words) == 2:
+            self.emit(row, f"eval {self.word(words[1])}")
+            return
         if head in _LOCATION:
             path = next((w for w in words[1:] if not w.startswith("-")), None)
             self.emit(row, f"cd {self.word(path)}" if path else ":")
@@ -257,7 +260,7 @@ class _Reader:
                                         "utf8", "ascii")]
         if len(values) != 1:
             return ":"
-        return f'echo {self.word(values[0])} >> "$GITHUB_ENV"'
+        return f"echo {self.word(values[0])} >> $GITHUB_ENV"
 
     def value(self, text: str) -> str:
         if re.match(r"^('([^']|'')*'|\"([^\"`]|`.)*\"|[\w./:\\-]+|\$\w+|\$env:\w+)$", text, re.I | re.S):

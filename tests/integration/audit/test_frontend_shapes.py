@@ -159,6 +159,10 @@ def test_powershell_steps_are_read_as_powershell(tmp_path: Path) -> None:
         ("cargo", "check", ("check",), ["default"], "", f"{w}:41", False, False, {}),
         # Quotes inside a word are removed, as PowerShell passes it to a native program.
         ("cargo", "test", ("test", "--features=dx12", "-Fstatic"), ["dx12,static"], "", f"{w}:43", True, False, {}),
+        # A value a pwsh step wrote to $env:GITHUB_ENV; a script starting with a blank line; cargo
+        # by its Windows path through `&`; Invoke-Expression.
+        ("cargo", "build", ("build", "--features", "vulkan"), ["vulkan"], "", f"{w}:54", True, False, {}),
+        ("cargo", "test", ("test", "--features", "dx12"), ["dx12"], "", f"{w}:55", True, False, {}),
     ]
     assert [f for f in findings(doc) if f[0] == "unresolved"] == [
         ("unresolved", f"{w}:22", "cannot read the PowerShell script block `cargo build --manifest-path "
@@ -221,6 +225,7 @@ def test_filters_combine_as_the_if_writes_them_and_the_trigger_paths_are_a_filte
         "(.github/workflows/trigger-paths.yml:23)" in trigger["message"]
     assert "a required check stays pending" in trigger["message"]
     assert "required check" not in both["message"]
+    assert "(on: push to branches other than the default, schedule)" in doc["findings"][2]["message"]
 
 
 def test_feature_sets_are_compared_per_package_as_cargo_enables_them(tmp_path: Path) -> None:

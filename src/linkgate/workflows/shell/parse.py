@@ -35,8 +35,11 @@ _LOOP_TYPES = {"while_statement", "c_style_for_statement", "select_statement"}
 def parse_script(text: str) -> Seq:
     from tree_sitter import Parser
 
-    tree = Parser(_language()).parse(text.encode("utf-8"))
-    return _Converter(tree.root_node.text or b"").seq(tree.root_node.named_children)
+    data = text.encode("utf-8")
+    tree = Parser(_language()).parse(data)
+    # Node offsets count from the start of the text; the root node's own text starts at its
+    # first token, after any leading blank lines, so it cannot be the buffer they index.
+    return _Converter(data).seq(tree.root_node.named_children)
 
 
 @functools.lru_cache(maxsize=1)

@@ -26,6 +26,11 @@ def test_chains_pipes_and_lines() -> None:
     ]
 
 
+def test_leading_blank_lines_keep_words_and_lines_whole() -> None:
+    # tree-sitter's program node starts at the first token: words are cut from the whole text.
+    assert cmds("\n\n  \ncargo build --features 'a b'\n") == [(13, ("cargo", "build", "--features", "a b"), "")]
+
+
 def test_continuations_report_the_line_of_the_command_word() -> None:
     script = "echo start && \\\n  cargo test \\\n    --no-run \\\n    --features a\nA=1 \\\n  B=2 \\\n  cargo doc\n"
     ev = run(script)
