@@ -113,14 +113,17 @@ def test_right_order_carries_no_archive_order(ordersys, capsys, tmp_path, monkey
     assert doc["results"][0]["directives_digest"] == digests["default"]
 
 
-def test_control_expecting_archive_order_is_caught_under_gnu_ld(ordersys, capsys):
+@pytest.mark.parametrize("linkers", ['linkers = ["bfd"]', 'linkers = ["default"]\narchive-order = "fail"'])
+def test_control_expecting_archive_order_is_caught(ordersys, capsys, linkers):
+    """Under GNU ld the swapped archives fail the link; under the default linker alone,
+    a gate with archive-order = "fail" catches them too (lld's --warn-backrefs)."""
     script = ordersys / "ordsys/build.rs"
     script.write_text(script.read_text().replace(WRONG, RIGHT))
     subprocess.run(["git", "-C", str(ordersys), "-c", "user.name=t", "-c", "user.email=t@t",
                     "commit", "-qam", "right order"], check=True)
     cfg = ordersys / "linkgate.toml"
     cfg.write_text(
-        cfg.read_text().replace('linkers = ["default", "bfd"]', 'linkers = ["bfd"]')
+        cfg.read_text().replace('linkers = ["default", "bfd"]', linkers)
         + "\n[[gate.control]]\nname = \"swap-archives\"\nfile = \"ordsys/build.rs\"\n"
         # The two -l directives swapped: the defect of the fixture as shipped.
         "replace = { pattern = 'bundle=shim(\"\\);\\n.*-)bundle=helper', with = 'bundle=helper\\1bundle=shim' }\n"
