@@ -429,7 +429,45 @@ FINDINGS: dict[str, list[dict[str, Any]]] = {
                            {"rule": "no-timeout", "subject": "ci_cuda/test-cuda"}],
     "pykeio/ort": [{"rule": "never-linked", "subject": s} for s in [
         "fetch-models", "no default features", "api-28 (no default)", "load-dynamic", DOCSRS,
-        *[f"api-{n},ndarray,std,tracing (no default)" for n in range(17, 29)]]],
+        *[f"api-{n},ndarray,std,tracing (no default)" for n in range(17, 29)]]] + [
+        # added 2026-12-01 after the first run: the truth omitted it (a rule for workflow-level paths filters
+        # did not exist when it was written); checked by hand against backends.yml, backends/candle/Cargo.toml,
+        # backends/tract/Cargo.toml, Cargo.toml, ort-sys/Cargo.toml, ort-sys/build/main.rs: the candle and tract
+        # jobs link (cargo test) ort-sys built by ort-sys/build/main.rs; on.pull_request.paths lets through only
+        # src/**/*.rs, backends/**/*.rs, ort-sys/src/lib.rs, Cargo.toml and the workflow, so a change of the build
+        # script alone skips the workflow. (Their ort-sys has disable-linking, through ort's alternative-backend:
+        # main.rs returns at line 32 before any link directive, so main.rs, which holds that guard, is what can
+        # change the link; the other build modules listed are reached only past it.)
+        {"rule": "filter-misses-surface", "subject": "on.pull_request.paths: ort-sys", "file": BK, "line": 12},
+        # added 2026-12-01 after the first run: the truth omitted it (ort-web's own `default` set, a set of another
+        # package than ort's `default`, was overlooked when it was written; not a paths-filter rule); checked
+        # by hand against backends.yml, backends/web/Cargo.toml (no [features], an rlib), examples/web-hands and
+        # every workflow: ort-web is only `cargo check`ed (backends.yml:85), no job builds web-hands or links ort-web.
+        {"rule": "never-linked", "subject": "default", "file": BK, "line": 85},
+    ] + [
+        # added 2026-12-01 after the first run: the truth omitted it (a rule for workflow-level paths filters
+        # did not exist when it was written); checked by hand against the workflow named, .cargo/config.toml,
+        # Cargo.toml, ort-sys/Cargo.toml, backends/*/Cargo.toml, examples/custom-ops/Cargo.toml and `git ls-files`
+        # (no Cargo.lock or rust-toolchain file is tracked). Each on.pull_request.paths gates a linking job and
+        # misses a manifest or cargo configuration file its build reads:
+        # - backends.yml:12 (candle, tract: cargo test): backends/candle/Cargo.toml and backends/tract/Cargo.toml
+        #   (the packages tested), their standalone/ members, ort-sys/Cargo.toml, .cargo/config.toml;
+        # - code-quality.yml:15 (coverage: cargo tarpaulin -p ort): .cargo/config.toml (read from the root;
+        #   Cargo.toml and ort-sys/Cargo.toml are listed in the filter);
+        # - custom-static-link.yml:14 (cargo example-custom-ops): .cargo/config.toml, which defines that alias,
+        #   Cargo.toml, examples/custom-ops/Cargo.toml, ort-sys/Cargo.toml;
+        # - test.yml:13 (cargo test -p ort): ort-sys/Cargo.toml (links = "onnxruntime", the disable-linking and
+        #   download-binaries features), .cargo/config.toml.
+        {"rule": "filter-misses-manifest", "subject": "on.pull_request.paths: manifests", "file": f, "line": n}
+        for f, n in [(BK, 12), (CQ, 15), (SL, 14), (TE, 13)]],
+    # Judged false after the first run, not listed:
+    # - filter-misses-surface custom-static-link.yml:14 'on.pull_request.paths: ort-sys' (ort-sys/src/internal/
+    #   dirs.rs and one more; src/internal/ is compiled into the build script through main.rs's #[path] module
+    #   under download-binaries): the only link job it gates, static-link-linux, runs with ORT_LIB_PATH set
+    #   (custom-static-link.yml:42), so ort-sys/build/main.rs takes the ORT_LIB_PATH branch and returns at line 67;
+    #   internal::dirs::cache_dir and internal::random_identifier are called only in the download branch after it
+    #   (main.rs:120, 137). A change to those files cannot change what that job links; every file that can
+    #   (ort-sys/build/**/*.rs) is in the filter.
     "milesgranger/cramjam": [],
     "duckdb/duckdb-rs": [{"rule": "never-linked", "subject": s} for s in [
         "buildtime_bindgen,extensions-full,loadable-extension,modern-full,vscalar,vscalar-arrow,vtab-full",
