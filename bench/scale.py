@@ -20,13 +20,17 @@ and prints each figure with its growth factor per tenfold step. Linear
 growth is a factor of about 10 once start-up no longer dominates; a factor
 above 12 is a finding (`--check` exits 1 on one).
 
-Usage: python bench/scale.py [--sizes 10,100,1000] [--runs 3] [--check]
+Usage: python bench/scale.py [--sizes 10,100,1000] [--runs 3] [--check] [--quick] [--json FILE]
+
+`--quick` (the suite's CI run, tests/integration/bench/test_scale.py): N = 10 and
+100, one timed run each, 10,000 history rows and 1,000 changed paths.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import shutil
@@ -40,8 +44,7 @@ from common import LINKGATE, median
 
 ENV = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.com",
        "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com"}
-CHANGED = 10_000
-HISTORY_ROWS = 100_000
+SIZES = {"changed": 10_000, "rows": 100_000}
 MEASURES = ("run", "surface", "should-run", "coverage", "cost", "audit", "config")
 
 
@@ -119,10 +122,10 @@ def generate(root: Path, n: int) -> None:
     git(root, "checkout", "-q", "-b", "topic")
     changed = root / "docs" / "changed"
     changed.mkdir(parents=True)
-    for k in range(CHANGED):
+    for k in range(SIZES["changed"]):
         (changed / f"f{k}.txt").write_text(f"{k}\n")
     git(root, "add", "-A")
-    git(root, "commit", "-qm", "10,000 changed paths")
+    git(root, "commit", "-qm", "changed paths")
     git(root, "checkout", "-q", "main")
 
 
@@ -134,7 +137,7 @@ def fill_history(path: Path, n: int) -> None:
     gates = ["app", *(f"g{k}" for k in range(max(1, n // 10)))]
     recipes = [f"n{i}" for i in range(0, n, 10)]
     records = []
-    for i in range(HISTORY_ROWS):
+    for i in range(SIZES["rows"]):
         cold = rnd.random() < 0.1
         wall = rnd.uniform(600, 1000) if cold else rnd.uniform(200, 450)
         link = wall * rnd.uniform(0.05, 0.3)
@@ -201,7 +204,11 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--check", action="store_true", help="exit 1 when a growth factor exceeds 12")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    ap.add_argument("--quick", action="store_true", help="N = 10, 100; 1 run; 10,000 rows; 1,000 changed paths")
     args = ap.parse_args()
+    if args.quick:
+        args.sizes, args.runs = "10,100", 1
+        SIZES.update(changed=1_000, rows=10_000)
     sizes = [int(s) for s in args.sizes.split(",")]
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
     base = Path(tempfile.mkdtemp(prefix="linkgate-bench-scale-"))
@@ -212,7 +219,8 @@ def main() -> None:
             print(f"N = {n}: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in figures[n].items()), flush=True)
     finally:
         shutil.rmtree(base, ignore_errors=True)
-    print(f"\nmedians of {args.runs} (ms); x = growth per tenfold step")
+    print(f"\nmedians of {args.runs} (ms); x = growth per tenfold step; {SIZES['changed']:,} changed paths, "
+          f"{SIZES['rows']:,} history rows")
     print(f"{'':12}" + "".join(f"{'N = ' + str(n):>14}" for n in sizes))
     worst = 0.0
     for m in MEASURES:
@@ -223,7 +231,7 @@ def main() -> None:
                 cells.append(f"{v:14.0f}")
                 continue
             prev = figures[sizes[j - 1]][m]
-            factor = (figures[n][m] / prev) ** (1 / max(1e-9, __import__("math").log10(n / sizes[j - 1])))
+            factor = (figures[n][m] / prev) ** (1 / max(1e-9, math.log10(n / sizes[j - 1])))
             worst = max(worst, factor)
             cells.append(f"{v:7.0f} x{factor:5.1f}")
         print(f"{m:12}" + "".join(cells))
