@@ -230,13 +230,12 @@ def result_of(recorded: Recorded, attempts: Sequence[Attempt], started: float) -
 
 def archive_order(attempts: Sequence[Attempt]) -> tuple[list[Any], list[str]]:
     """lld's archive-order reports on the attempts that linked (see ``backrefs_flag``)."""
-    from linkgate import diagnose
-
     found: list[Any] = []
     ids: list[str] = []
     for a in attempts:
         if not a.ok or "backward reference" not in a.stderr:
             continue
+        from linkgate import diagnose  # only now: a clean replay classifies nothing
         for d in diagnose.classify(a.stderr.splitlines(), command_line=list(a.args), cwd=Path(a.link.record.cwd)):
             if d.kind == "archive-order":
                 ids.append(a.link.record.id)

@@ -47,3 +47,7 @@ def test_warm_run_of_one_linker_imports_no_matrix_classifier_or_yaml(tmp_path):
     assert "linkgate.gate.run" in mods
     assert not {m for m in mods if m.startswith(("linkgate.replay", "linkgate.diagnose", "linkgate.ci",
                                                   "linkgate.workflows", "yaml", "ruamel", "rich"))}
+    # A clean replay of the recorded links classifies nothing either.
+    replay = imported("replay", "smoke", "--linker", "default", cwd=ws)
+    assert "linkgate.replay.run" in replay
+    assert not {m for m in replay if m.startswith("linkgate.diagnose")}
