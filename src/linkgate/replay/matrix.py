@@ -137,11 +137,15 @@ def relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateRe
     try:
         if first.linked or first.verdict == LINK_FAILED:
             recorded = load(config, gate, built)
+            # Recorded by this very run, from this tree: only its inputs can have moved since.
+            stale = sorted({p for link in recorded.links for p in command.stale_inputs(link.record)})
+            if stale:
+                raise ReplayRefused(f"an input changed since it was recorded: {'; '.join(stale[:5])}")
         else:
             # Nothing linked under the first linker (--no-force-link, all fresh):
-            # replay this linker's own last relinks, if their inputs are unchanged.
+            # replay this linker's own last relinks, if their inputs and the tree are unchanged.
             recorded = load(config, gate, linker)
-        require_fresh(recorded)
+            require_fresh(recorded)
     except ReplayRefused as exc:
         return Fallback(linker, "the recording was refused: " + exc.message)
     lto = _lto_args(recorded)
@@ -325,7 +329,11 @@ def _save(recorded: Recorded, linker: str, tdir: Path, attempts: Sequence[_Attem
         "artifacts": [{"target": a.link.target, "kind": a.link.kind, "path": a.output} for _, a in ids],
         "build_scripts": [{"package_id": p, "out_dir": o} for p, o in recorded.build_scripts],
         "relinked_from": recorded.linker,
+        # The tree the first linker's recording vouches for is the tree these relinks linked.
+        "tree": recorded.tree, "script_outputs": recorded.script_outputs,
     }
+    if recorded.cwd is not None:
+        state["cwd"] = str(recorded.cwd)
     tmp = folder / f".{recording.LAST_RUN}.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(state, indent=1) + "\n")
     os.replace(tmp, folder / recording.LAST_RUN)

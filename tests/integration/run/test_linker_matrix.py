@@ -111,3 +111,17 @@ def test_a_build_script_reading_rustflags_falls_back_with_its_reason(tmp_path, m
     main(["run", "-q", "--no-history", "--linker", "default", "--linker", "mold"])
     human = capsys.readouterr().out
     assert "linker-matrix: built in its own target directory" in human and "CARGO_ENCODED_RUSTFLAGS" in human
+
+
+def test_replay_and_sweep_read_a_relinked_linkers_recording(tmp_path, monkeypatch, capsys):
+    ws = tmp_path / "ws"
+    shutil.copytree(FIXTURES / "ccsys", ws, ignore=shutil.ignore_patterns("target", ".linkgate"))
+    five_linkers(ws / "linkgate.toml", "replay")
+    doc = run_doc(ws, monkeypatch, capsys, "--linker", "default", "--linker", "mold")
+    assert {r["linker"]: r["matrix"]["replayed"] for r in doc["results"]} == {"default": False, "mold": True}
+    assert main(["replay", "calls", "--linker", "mold", "--format", "json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)["results"][0]
+    assert replayed["verdict"] == "linked" and replayed["linker"] == "mold"
+    assert main(["sweep", "calls", "--linker", "mold", "-q", "--format", "json"]) == 0
+    swept = json.loads(capsys.readouterr().out)
+    assert swept["directives"] and all(set(d["linkers"]) == {"mold"} for d in swept["directives"]), swept
