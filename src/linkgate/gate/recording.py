@@ -268,6 +268,8 @@ def mixed_linkage(tdir: Path, since: float, build_scripts: Sequence[tuple[str, s
         for name in sorted(static.keys() & dynamic.keys()):
             if name in found:
                 continue
+            from linkgate.diagnose.model import Diagnostic  # only now: most links mix nothing
+
             found[name] = Diagnostic(
                 "mixed-linkage",
                 f"lib{name} is linked into {target} both statically ({static[name]}) and dynamically "

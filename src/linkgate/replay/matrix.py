@@ -170,6 +170,11 @@ def relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateRe
         return Fallback(linker, f"the build under {built} stopped at a link failure, so cargo never linked "
                                 f"the rest; every recorded link passed under {linker}, which says nothing of the others")
     _save(recorded, linker, tdir, attempts)
+    if res.verdict == LINKED:
+        # Judged on the relinks' own lines, as run_gate judges cargo's.
+        for d in recording.mixed_linkage(tdir, started, recorded.build_scripts):
+            res.diagnostics.append(d)
+            res.warnings.append(f"mixed-linkage: {d.message}. {d.hint}")
     return res
 
 
