@@ -236,11 +236,23 @@ _STEM = re.compile(r"^lib(?P<name>.+?)\.(?:a|so(?:\.[0-9.]*)?)$")
 
 
 def mixed_linkage(tdir: Path, since: float, build_scripts: Sequence[tuple[str, str]]) -> list[Diagnostic]:
-    """Libraries this run's passing links took both from a static archive and from a
-    shared library: from the link line (``-Bstatic``/``-Bdynamic``, ``.a``/``.so``) and
-    from the ``static=`` libraries rustc bundled into an rlib that is on that line."""
+    """Mixed linkage in this run's passing links, as the wrapper recorded them."""
+    return mixed_linkage_of(
+        [(r.args, r.cwd, r.output) for r in read_records(tdir, since=since) if r.exit_status == 0 and not _build_script(r)],
+        build_scripts,
+    )
+
+
+def mixed_linkage_of(
+    links: Sequence[tuple[Sequence[str], str, str | None]], build_scripts: Sequence[tuple[str, str]]
+) -> list[Diagnostic]:
+    """Libraries the passing *links* ((args, cwd, output) each: a cargo link as recorded,
+    or a replayed one) took both from a static archive and from a shared library: from
+    the link line (``-Bstatic``/``-Bdynamic``, ``.a``/``.so``) and from the ``static=``
+    libraries rustc bundled into an rlib that is on that line."""
     from linkgate.cargo.buildscript import read_build_script_output
     from linkgate.cargo.messages import package_name
+    from linkgate.diagnose.model import Diagnostic
 
     bundled: list[tuple[str, str, str]] = []  # (library, package, rlib name prefix)
     for package_id, out_dir in build_scripts:
@@ -251,20 +263,18 @@ def mixed_linkage(tdir: Path, since: float, build_scripts: Sequence[tuple[str, s
                 pkg = package_name(package_id)
                 bundled.append((name.split(":", 1)[0], pkg, f"lib{pkg.replace('-', '_')}-"))
     found: dict[str, Diagnostic] = {}
-    for rec in read_records(tdir, since=since):
-        if rec.exit_status != 0 or _build_script(rec):
-            continue
+    for args, cwd, output in links:
         static: dict[str, str] = {}
         dynamic: dict[str, str] = {}
-        for item in linkinputs.inputs(rec.args, rec.cwd):
+        for item in linkinputs.inputs(args, cwd):
             m = _STEM.match(os.path.basename(item.path))
             if m:
                 (static if item.path.endswith(".a") else dynamic).setdefault(m["name"], item.path)
-        rlibs = [os.path.basename(a) for a in rec.args if a.endswith(".rlib")]
+        rlibs = [os.path.basename(a) for a in args if a.endswith(".rlib")]
         for name, pkg, prefix in bundled:
             if any(r.startswith(prefix) for r in rlibs):
                 static.setdefault(name, f"lib{name}.a, bundled into {pkg}'s rlib by `static={name}`")
-        target = os.path.basename(rec.output or "") or "the output"
+        target = os.path.basename(output or "") or "the output"
         for name in sorted(static.keys() & dynamic.keys()):
             if name in found:
                 continue

@@ -210,9 +210,7 @@ def run_gate(
             recorded = True
             if result.verdict == LINKED:
                 _archive_order(result, gate, record_since)
-                for d in recording.mixed_linkage(tdir, record_since, result.build_scripts):
-                    result.diagnostics.append(d)
-                    result.warnings.append(f"mixed-linkage: {d.message}. {d.hint}")
+                add_mixed_linkage(result, recording.mixed_linkage(tdir, record_since, result.build_scripts))
     except LinkgateError as exc:
         result.verdict = ERROR
         result.messages.append(exc.render())
@@ -227,6 +225,13 @@ def run_gate(
 def _archive_order(result: GateResult, gate: Gate, since: float) -> None:
     found, ids = recording.archive_order(Path(result.target_dir), since)
     judge_archive_order(result, gate, found, ids)
+
+
+def add_mixed_linkage(result: GateResult, found: list[Any]) -> None:
+    """Each library a passing link took both static and shared: a warning on the result."""
+    for d in found:
+        result.diagnostics.append(d)
+        result.warnings.append(f"mixed-linkage: {d.message}. {d.hint}")
 
 
 def judge_archive_order(result: GateResult, gate: Gate, found: list[Any], ids: list[str]) -> None:

@@ -245,7 +245,7 @@ def archive_order(attempts: Sequence[Attempt]) -> tuple[list[Any], list[str]]:
 
 
 def replay_gate(config: Config, gate: Gate, linker: str) -> GateResult:
-    from linkgate.gate.run import judge_archive_order
+    from linkgate.gate.run import add_mixed_linkage, judge_archive_order
 
     started = time.monotonic()
     recorded = load(config, gate, linker)
@@ -259,4 +259,7 @@ def replay_gate(config: Config, gate: Gate, linker: str) -> GateResult:
         result = result_of(recorded, attempts, started)
         if result.verdict == LINKED:
             judge_archive_order(result, gate, *archive_order(attempts))
+        if result.verdict == LINKED:
+            add_mixed_linkage(result, recording.mixed_linkage_of(
+                [(a.args, a.link.record.cwd, a.link.record.output) for a in attempts], list(recorded.build_scripts)))
         return result
