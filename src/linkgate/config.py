@@ -268,7 +268,7 @@ def find_config(start: Path, stop: Path | None = None) -> Path:
         if manifest.is_file():
             try:
                 data = tomllib.loads(manifest.read_text(encoding="utf-8"))
-            except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+            except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError, RecursionError):
                 data = {}
             if _cargo_metadata_table(data) is not None:
                 return manifest
@@ -343,9 +343,63 @@ def _build(path: Path, data: Mapping[str, Any], loc: _Locator, prefix: str, root
     # Checked once the root is known: working-directory is relative to it.
     environ = dict(os.environ)  # once: a copy per gate is most of the check for 20,000 gates
     for i, gate in enumerate(config.gates):
+        _check_values(v, loc, i, gate, config.root)
         if gate.cargo is not None:
             _check_links(v, gate, config.root, loc.gate(i, "cargo"), environ)
     return config
+
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+MAX_NAME = 100
+
+
+def _check_values(v: _Validator, loc: _Locator, i: int, gate: Gate, root: Path) -> None:
+    """What would fail later, at use (a crash in run, a broken workflow), refused at load."""
+    where = f"gate.{gate.name}"
+
+    def line_of(key: str) -> int | None:
+        return loc.gate(i, key)
+
+    for name, value in gate.env.items():
+        if not _ENV_NAME.fullmatch(name):
+            raise v.fail(f"{name!r} is not an environment variable name (letters, digits, '_', not starting "
+                         "with a digit)", line_of("env"), f"{where}.env")
+        if "\0" in value:
+            raise v.fail("a value holds a NUL character, which no environment can carry", line_of("env"),
+                         f"{where}.env.{name}")
+    for key, items in (("cargo", gate.cargo or ()), ("command", gate.command or ()), ("provision", gate.provision),
+                       ("provision-env", gate.provision_env)):
+        for j, arg in enumerate(items):
+            if "\0" in arg:
+                raise v.fail("holds a NUL character, which no command line can carry", line_of(key),
+                             f"{where}.{key}[{j}]")
+    for j, pattern in enumerate(gate.paths):
+        if _CONTROL_CHARS.search(pattern):
+            raise v.fail(f"pattern {pattern!r} holds a control character", line_of("paths"), f"{where}.paths[{j}]")
+    if gate.why is not None and _CONTROL_CHARS.search(gate.why.replace("\t", " ")):
+        raise v.fail("holds a control character (a line break included): write it on one line", line_of("why"),
+                     f"{where}.why")
+    inside: list[tuple[str, str | None, int | None]] = [
+        ("working-directory", gate.working_directory, line_of("working-directory"))]
+    if gate.paths_from is not None:
+        inside.append(("paths-from.workflow", gate.paths_from.workflow, line_of("paths-from")))
+    for j, control in enumerate(gate.controls):
+        inside += [(f"control.{control.name}.file", control.file, loc.control(i, j, "file")),
+                   (f"control.{control.name}.patch", control.patch, loc.control(i, j, "patch"))]
+    if gate.target_dir is not None and _CONTROL_CHARS.search(gate.target_dir):
+        # May lie outside the repository (a runner's cache directory), never hold a control character.
+        raise v.fail("holds a control character", line_of("target-dir"), f"{where}.target-dir")
+    top = root.resolve()
+    for key, path_value, line in inside:
+        if path_value is None:
+            continue
+        if _CONTROL_CHARS.search(path_value):
+            raise v.fail(f"{path_value!r} holds a control character", line, f"{where}.{key}")
+        resolved = (root / path_value).resolve()
+        if resolved != top and top not in resolved.parents:
+            raise v.fail(f"{path_value!r} is outside the repository {top}", line, f"{where}.{key}",
+                         hint="give a path relative to the repository root that stays inside it")
 
 
 _GATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -354,7 +408,10 @@ _GATE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 def _check_name(v: _Validator, kind: str, name: str, seen: dict[str, int],
                 line_of: Callable[[str], int | None], where: str) -> None:
     """A gate's or recipe's name: the allowed characters, once per file; *seen* records it."""
-    if not _GATE_NAME.match(name):
+    if len(name) > MAX_NAME:
+        raise v.fail(f"{kind} name is {len(name)} characters long; at most {MAX_NAME}", line_of("name"),
+                     f"{where}.name")
+    if not _GATE_NAME.fullmatch(name):
         raise v.fail(
             f"{kind} name {name!r} must start with a letter or digit and use only letters, digits, '.', '_', '-'",
             line_of("name"),

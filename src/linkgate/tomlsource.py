@@ -205,6 +205,10 @@ def _describe_value(value: Any) -> str:
     return type(value).__name__
 
 
+# A configuration of 20,000 gates is about 2 MB; anything past this is not one.
+MAX_BYTES = 32 * 1024 * 1024
+
+
 def parse_toml(path: Path) -> tuple[dict[str, Any], str]:
     try:
         text = path.read_text(encoding="utf-8")
@@ -212,8 +216,15 @@ def parse_toml(path: Path) -> tuple[dict[str, Any], str]:
         raise ConfigError(f"cannot read configuration: {exc.strerror}", file=str(path)) from exc
     except UnicodeDecodeError:
         raise ConfigError("configuration is not valid UTF-8", file=str(path)) from None
+    if len(text) > MAX_BYTES:
+        raise ConfigError(f"configuration is {len(text):,} characters, over linkgate's limit of {MAX_BYTES:,}",
+                          file=str(path), hint="split it, or move what is not linkgate's out of it")
     try:
         return tomllib.loads(text), text
+    except RecursionError:
+        # tomllib follows nested arrays and inline tables by recursion.
+        raise ConfigError("configuration nests arrays or inline tables too deeply to read", file=str(path),
+                          hint="no linkgate key nests more than two levels; fix the TOML") from None
     except tomllib.TOMLDecodeError as exc:
         msg = str(exc)
         m = re.search(r"\(at line (\d+), column (\d+)\)", msg)

@@ -61,8 +61,8 @@ def _jobs(items: Iterable[Classified]) -> str:
 def _invalid(result: AuditResult) -> Iterable[RawFinding]:
     for u in result.unreadable:
         yield RawFinding(
-            "invalid-workflow", f"workflow is not valid YAML: {u.message}; its jobs were not audited",
-            u.rel, u.line, hint="fix the YAML (GitHub will refuse this workflow too)",
+            "invalid-workflow", f"workflow is not valid: {u.message}; its jobs were not audited",
+            u.rel, u.line, hint="fix the workflow (GitHub will refuse it too)",
         )
 
 

@@ -15,11 +15,13 @@ this module only turns the certain cases into an early configuration error.
 
 from __future__ import annotations
 
+import functools
 import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 BUILTIN_ALIASES = {"b": "build", "c": "check", "d": "doc", "t": "test", "r": "run", "rm": "remove"}
 
@@ -145,6 +147,24 @@ def expand_aliases(args: Sequence[str], cwd: Path, root: Path) -> tuple[list[str
     return [*head, *rest], via
 
 
+def _alias_section(path: Path) -> Any:
+    """The ``[alias]`` table of one configuration file, parsed once per version of
+    it: the audit asks for every cargo step, and a workflow can hold thousands."""
+    try:
+        st = path.stat()
+    except OSError:
+        return {}
+    return _parsed_aliases(str(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_aliases(path: str, mtime_ns: int, size: int) -> Any:
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8")).get("alias", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return {}
+
+
 class AliasTable:
     """``[alias]`` tables, nearest configuration first (up to *root* when given), then
     ``$CARGO_HOME`` and ``CARGO_ALIAS_*`` (when *home*): one resolver for the gate
@@ -179,10 +199,7 @@ class AliasTable:
         if var in self.env:
             return self.env[var].split(), f"${var}"
         for path in self.files:
-            try:
-                table = tomllib.loads(path.read_text(encoding="utf-8")).get("alias", {})
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue
+            table = _alias_section(path)
             value = table.get(name) if isinstance(table, dict) else None
             if isinstance(value, str):
                 return value.split(), str(path)

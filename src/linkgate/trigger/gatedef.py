@@ -75,7 +75,7 @@ def definition_change(config: Config, gate: Gate, comparison: Comparison, change
     manifest = Path(rel).name == "Cargo.toml"
     try:
         before, after = _definition(old, manifest, gate.name), _definition(new, manifest, gate.name)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return f"{what}; one version of it is not valid TOML, so linkgate cannot tell what changed"
     if before == after:
         return None

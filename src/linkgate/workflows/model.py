@@ -75,6 +75,8 @@ def parse_workflow(path: Path, rel: str, root: Any) -> Workflow:
     jobs_raw = root.get("jobs")
     if not isinstance(jobs_raw, YMap):
         raise YamlError("no 'jobs' mapping", root.key_lines.get("jobs", 1))
+    for jid, j in jobs_raw.items():
+        _check_job(jid, j, jobs_raw.key_lines[jid])
     jobs = tuple(_job(jid, j, jobs_raw.key_lines[jid]) for jid, j in jobs_raw.items() if isinstance(j, YMap))
     return Workflow(
         path=path,
@@ -86,6 +88,24 @@ def parse_workflow(path: Path, rel: str, root: Any) -> Workflow:
         jobs=jobs,
         shell=_default_shell(root),
     )
+
+
+def _check_job(jid: str, raw: Any, line: int) -> None:
+    """The shapes GitHub refuses the whole workflow for (actionlint agrees):
+    a job or step that is not a mapping, steps that are not a list, a run that
+    is not a string."""
+    if not isinstance(raw, YMap):
+        raise YamlError(f"job {jid!r} must be a mapping", line)
+    steps = raw.get("steps")
+    if "steps" in raw and not isinstance(steps, list):
+        raise YamlError(f"job {jid!r}: steps must be a list of steps", raw.key_lines.get("steps", line))
+    for i, step in enumerate(steps if isinstance(steps, list) else []):
+        if not isinstance(step, YMap):
+            raise YamlError(f"job {jid!r}: step {i + 1} must be a mapping", line_of(step, line))
+        run = step.get("run")
+        if "run" in step and not isinstance(run, YStr):
+            raise YamlError(f"job {jid!r}: step {i + 1}: run must be a string (the script)",
+                            step.key_lines.get("run", step.line))
 
 
 def _on(value: Any) -> Mapping[str, Any]:

@@ -9,6 +9,9 @@ from linkgate.workflows.model import Workflow, parse_workflow
 from linkgate.workflows.yamlnodes import YamlError, load_file
 
 WORKFLOW_DIR = ".github/workflows"
+# GitHub starts no run of a workflow file larger than this (docs: Actions
+# limits, "Workflow file size: 500 KB per file"); reading one costs seconds.
+MAX_BYTES = 500 * 1024
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,11 @@ def read_workflows(repo: Path) -> tuple[list[Workflow], list[Unreadable]]:
     for path in discover(repo):
         rel = path.relative_to(repo).as_posix()
         try:
+            size = path.stat().st_size
+            if size > MAX_BYTES:
+                broken.append(Unreadable(rel, None, f"it is {size:,} bytes, over GitHub's 500 KB limit for a "
+                                         "workflow file (GitHub starts no run of it)"))
+                continue
             workflows.append(parse_workflow(path, rel, load_file(path)))
         except YamlError as exc:
             broken.append(Unreadable(rel, exc.line, exc.message))

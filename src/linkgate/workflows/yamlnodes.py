@@ -9,7 +9,12 @@ Why compose instead of ``yaml.safe_load``:
   milliseconds.
 
 Anchors and aliases compose to the *same* node object; conversion is memoised
-by node identity, so an alias bomb cannot blow up memory. Merge keys (``<<``)
+by node identity. Whatever walks the result later (a matrix's combinations,
+every step) sees each alias expanded, so a document whose aliases would expand
+past MAX_NODES nodes, or that nests deeper than MAX_DEPTH, is refused first by
+one pass over the composed nodes (an alias bomb of 10**9 nodes is refused in
+milliseconds). A key given twice in one mapping is refused too: GitHub refuses
+the workflow ("'build' is already defined"). Merge keys (``<<``)
 are applied here because the composer leaves them as ordinary entries.
 Scalars stay strings (``1.70`` stays "1.70"; GitHub would read 1.7) except
 null, which becomes None.
@@ -22,6 +27,10 @@ from typing import Any
 
 _MERGE = "tag:yaml.org,2002:merge"
 _NULL = "tag:yaml.org,2002:null"
+# No workflow nests more than a few dozen levels or holds a million nodes; a
+# GitHub workflow file is at most 500 KB, about 250,000 nodes written out.
+MAX_NODES = 1_000_000
+MAX_DEPTH = 200
 
 
 class YamlError(Exception):
@@ -86,7 +95,44 @@ def load_text(text: str) -> Any:
         raise YamlError(str(exc), None) from None
     if root is None:
         return None
+    _measure(root)
     return _Converter().convert(root)
+
+
+def _children(node: Any) -> list[Any]:
+    import yaml
+
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _measure(root: Any) -> None:
+    """Refuse a document whose aliases expand past MAX_NODES or that nests past
+    MAX_DEPTH: an explicit stack, each node's expanded size counted once."""
+    size: dict[int, int] = {}
+    entered: set[int] = set()  # a node shared by aliases is walked once
+    stack: list[tuple[Any, int, bool]] = [(root, 0, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        if done:
+            total = 1 + sum(size.get(id(c), 1) for c in _children(node))
+            if total > MAX_NODES:
+                raise YamlError(f"its aliases expand to more than {MAX_NODES:,} nodes (an alias bomb?)",
+                                node.start_mark.line + 1)
+            size[id(node)] = total
+            continue
+        if id(node) in size:
+            continue
+        if id(node) in entered:
+            raise YamlError("an alias refers to a node that contains it", node.start_mark.line + 1)
+        entered.add(id(node))
+        if depth > MAX_DEPTH:
+            raise YamlError(f"it nests more than {MAX_DEPTH} levels deep", node.start_mark.line + 1)
+        stack.append((node, depth, True))
+        stack.extend((c, depth + 1, False) for c in _children(node) if id(c) not in size)
 
 
 class _Converter:
@@ -124,6 +170,9 @@ class _Converter:
                     merged.extend(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, YMap))
                     continue
                 name = str(knode.value)
+                if name in out:
+                    raise YamlError(f"key {name!r} is given twice in one mapping (first at line "
+                                    f"{out.key_lines[name]})", knode.start_mark.line + 1)
                 out[name] = self.convert(vnode)
                 out.key_lines[name] = knode.start_mark.line + 1
             # Explicit keys win over merged ones; earlier merge sources win over later.

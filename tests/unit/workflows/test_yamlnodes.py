@@ -32,13 +32,23 @@ def test_alias_is_shared_and_merge_keys_apply_with_explicit_keys_winning() -> No
     assert doc["job"].key_lines["y"] == 6
 
 
-def test_alias_bomb_is_not_expanded() -> None:
+def test_alias_bomb_is_refused_without_being_expanded() -> None:
+    """10**30 nodes once expanded: whatever walks the document later (a matrix's
+    combinations) would expand it, so it is refused by counting, not by walking."""
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     for i in range(1, 30):
         lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    with pytest.raises(YamlError, match="alias bomb"):
+        load_text("\n".join(lines) + "\n")
+
+
+def test_shared_aliases_within_the_bound_are_the_same_object() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 4):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
     doc = load_text("\n".join(lines) + "\n")
     assert isinstance(doc, YMap)
-    assert doc["a29"][0] is doc["a28"]
+    assert doc["a3"][0] is doc["a2"]
 
 
 def test_invalid_yaml_reports_its_line() -> None:

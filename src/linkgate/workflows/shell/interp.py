@@ -57,9 +57,17 @@ class Evaluator:
     # --- entry points -----------------------------------------------------
 
     def run_text(self, text: str, frame: Frame, state: State) -> list[State]:
-        seq = parse_script(text)
-        self.assigned |= assigned_names(seq)
-        return self.run(seq, [state], frame)
+        try:
+            seq = parse_script(text)
+            self.assigned |= assigned_names(seq)
+            return self.run(seq, [state], frame)
+        except RecursionError:
+            # The parser and the evaluator follow nesting ($(...), if, loops) by
+            # recursion; thousands of levels exhaust Python's stack. Whatever the
+            # script ran is unknown: a problem, never a crash.
+            self.problem(frame.file, frame.line(0), "too deep",
+                         "the script nests too deeply to follow; not evaluated", True)
+            return [state]
 
     def new_shell(self, env: Mapping[str, str] | Mapping[str, Value], cwd: str, cwd_unknown: bool,
                   conds: tuple[str, ...] = ()) -> State:
