@@ -167,6 +167,8 @@ def relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateRe
     attempts = _run_all(plans, out_dir)
     res = _result(gate, recorded, linker, tdir, attempts, started, t0, first.failed_targets)
     res.matrix = matrix_info("replay", built, True, None)
+    # The same tree and build as the first linker's: its commit, branch and dirt, its recipes.
+    res.context, res.recipes, res.directives_digest = first.context, first.recipes, first.directives_digest
     if first.verdict == LINK_FAILED and res.verdict == LINKED:
         return Fallback(linker, f"the build under {built} stopped at a link failure, so cargo never linked "
                                 f"the rest; every recorded link passed under {linker}, which says nothing of the others")

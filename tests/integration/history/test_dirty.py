@@ -24,6 +24,7 @@ CONTROL = """
 name = "swap-archives"
 file = "ordsys/build.rs"
 replace = { pattern = 'bundle=shim("\\);\\n.*-)bundle=helper', with = 'bundle=helper\\1bundle=shim' }
+linkers = ["bfd"]
 """
 
 
@@ -34,7 +35,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     script = root / "ordsys/build.rs"
     script.write_text(script.read_text().replace(WRONG, RIGHT))
     cfg = root / "linkgate.toml"
-    cfg.write_text(cfg.read_text().replace('linkers = ["default", "bfd"]', 'linkers = ["bfd"]') + CONTROL)
+    cfg.write_text(cfg.read_text().replace('linkers = ["default", "bfd"]', 'linkers = ["bfd", "default"]') + CONTROL)
     git_repo(root)
     git(root, "checkout", "-qb", "feature")
     monkeypatch.chdir(root)
@@ -42,9 +43,12 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _run(capsys: pytest.CaptureFixture[str], history: Path) -> dict:
+    """The bfd result; the default linker's (relinked from bfd's build) must say the same."""
     assert main(["run", "-q", "--format", "json", "--history", str(history)]) == 0
-    (res,) = json.loads(capsys.readouterr().out)["results"]
-    return res
+    bfd, other = json.loads(capsys.readouterr().out)["results"]
+    assert (other["linker"], other["commit"], other["branch"], other["dirty"]) == (
+        "default", bfd["commit"], bfd["branch"], bfd["dirty"])
+    return bfd
 
 
 def test_an_uncommitted_edit_is_dirty_in_the_json_and_the_history(repo, tmp_path, capsys):
