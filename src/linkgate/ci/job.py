@@ -86,7 +86,9 @@ def target_dir_steps(spec: JobSpec) -> list[dict[str, Any]]:
         "name": "Restore the link gate's target directory",
         "uses": pins.uses("actions/cache"),
         "with": {
-            "path": f"target/linkgate/{gate.name}",
+            # The directory the gate builds in: its own target-dir when it sets one
+            # (relative to the workspace, or absolute), else linkgate's default.
+            "path": gate.target_dir or f"target/linkgate/{gate.name}",
             "key": f"linkgate-{jid}-${{{{ runner.os }}}}-${{{{ hashFiles({hashed}) }}}}",
             "restore-keys": f"linkgate-{jid}-${{{{ runner.os }}}}-\n",
         },

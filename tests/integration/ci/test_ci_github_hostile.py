@@ -137,3 +137,16 @@ def test_a_committed_symlink_out_of_the_repository_is_refused(repo, tmp_path, ca
     assert main(["ci", "github", "xla-link", "--trigger", trigger, "--write"]) == 2
     assert "outside the repository" in capsys.readouterr().err
     assert digests(outside) == before
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("", "target/linkgate/xla-link"),
+    ('target-dir = "build/link-cache"', "build/link-cache"),
+    ('target-dir = "/ci/cache/xla"', "/ci/cache/xla"),
+])
+def test_the_hosted_cache_step_caches_the_directory_the_gate_builds_in(repo, line, expected):
+    set_gate(repo, line)
+    assert main(["ci", "github", "xla-link", "--write"]) == 0
+    job = yaml.safe_load((repo / WF).read_text())["jobs"]["xla-link"]
+    [cache] = [s for s in job["steps"] if s.get("uses", "").startswith("actions/cache@")]
+    assert cache["with"]["path"] == expected
