@@ -98,6 +98,8 @@ COMMITS = {
     "purpleprotocol/mimalloc_rust": "a35cc759c071fd7bd586685048367839002b95dd",
     "10XGenomics/lz4-rs": "287dbd063a53738917f1078192185839215d10a0",
     "Rust-SDL2/rust-sdl2": "de686d00ef91fe7db2df3144e716c0735fda3771",
+    # Added 2026-12-01 to replace the two repositories moved to training (written before linkgate ran on them).
+    "sfu-db/connector-x": "6ec222942fd0fc92b0ee300cb0d2d0529e3dc3bf",
 }
 
 
@@ -420,6 +422,42 @@ sd += [inv("build-linux", SD, 83, "build", False, ["gfx,image,mixer,ttf"]),  # e
        inv("build-linux", SD, 84, "test", True, ["gfx,image,mixer,ttf"]),
        inv("fmt", ".github/workflows/fmt.yml", 18, "fmt", False, ["default"])]  # actions-rs/cargo: the uses: line
 
+# ---- sfu-db/connector-x (database connectors: openssl (vendored), ODPI-C for Oracle, libsqlite3, gssapi;
+# cargo and `maturin develop` run through Justfile recipes; maturin-action wheels; a self-hosted benchmark runner)
+# Added 2026-12-01, written by hand before linkgate was run on it. The root is a workspace (connectorx,
+# connectorx-cpp; default-members = connectorx, a cdylib+rlib); connectorx-python is its own workspace (a cdylib)
+# whose pyproject.toml has no [tool.maturin] features. `just bootstrap-python` is `poetry install` in
+# connectorx-python: Poetry installs the root project with its own editable builder (a .pth), not through the
+# maturin backend, so it runs no cargo (the Justfile builds the extension with `maturin develop` in setup-python).
+CX, CXB, CXD, CXR = (".github/workflows/" + n for n in ("ci.yml", "benchmark.yml", "docs.yml", "release.yml"))
+CXJ = "Justfile"
+cx = [inv("rust", CX, 47, "fmt", False, ["default"]),  # actions-rs/cargo: the uses: line
+      inv("rust", CX, 53, "clippy", False, ["all"]),
+      inv("rust", CX, 62, "clean", False, ["default"]),  # `cargo clean && just test-ci`
+      # just test-ci (Justfile:18): `--test` selects a test target, so both link
+      inv("rust", CXJ, 19, "test", True, ["dst_arrow,src_postgres"]),
+      inv("rust", CXJ, 20, "test", True, ["dst_polars,src_dummy,src_postgres"]),
+      inv("rust", CX, 65, "doc", False, ["all"])]
+m = {"python-version": "3.14"}
+cx += [inv("python", CX, 140, "clippy", False, ["all"], m),  # --features all --all (connectorx-cpp has no `all`)
+       # just test-python: its dependency setup-python, `poetry run maturin develop --release` (Justfile:45)
+       inv("python", CXJ, 45, "build", True, ["default"], m),
+       # benchmark.yml: just benchmark-report -> setup-python; runs-on [self-hosted, linux, x64, connectorx-benchmark]
+       inv("benchmark", CXJ, 45, "build", True, ["default"]),
+       inv("docs", CXD, 37, "doc", False, ["all"])]  # docs.yml: push to main only
+# release.yml (push to branches prerelease and release): PyO3/maturin-action, -m connectorx-python/Cargo.toml
+PYV = ["3.10", "3.11", "3.12", "3.13", "3.14"]
+for platform in [{"arch": "x86_64", "runs-on": "ubuntu-latest"}, {"arch": "aarch64", "runs-on": "ubuntu-22.04-arm"}]:
+    for pv in [[310, "3.10"], [311, "3.11"], [312, "3.12"], [313, "3.13"], [314, "3.14"]]:
+        cx.append(inv("linux", CXR, 51, "build", True, ["integrated-auth-gssapi"], {"platform": platform, "python-version": pv}))
+for m in expand({"os": ["windows-latest", "macos-15-intel"], "python-version": PYV},
+                include=[{"os": "macos-15-intel", "features": "--features integrated-auth-gssapi"}]):
+    cx.append(inv("win-and-mac", CXR, 115, "build", True, ["integrated-auth-gssapi" if "features" in m else "default"], m))
+for pv in PYV:
+    cx.append(inv("apple-arm", CXR, 162, "build", True, ["integrated-auth-gssapi"], {"python-version": pv}))
+# release.yml verify: `pip install *.whl` installs built wheels (no build). import-test.yml (workflow_dispatch)
+# installs connectorx from an index: no cargo.
+
 # ==== end of repositories
 
 FINDINGS: dict[str, list[dict[str, Any]]] = {
@@ -487,6 +525,16 @@ FINDINGS: dict[str, list[dict[str, Any]]] = {
     "purpleprotocol/mimalloc_rust": [],
     "10XGenomics/lz4-rs": [],
     "Rust-SDL2/rust-sdl2": [],
+    # connectorx's `all` is only linted and documented (ci.yml:53, :140, :65, docs.yml:37); the linking commands
+    # build connectorx with other sets (test-ci's two, and connectorx-python's default, which lacks src_csv,
+    # src_dummy, dst_polars). connectorx-cpp (a cdylib; its default set) is compiled only by ci.yml:140's
+    # `clippy --all` and built by no job. integrated-auth-gssapi (tiberius -> libgssapi) is linked only by
+    # release.yml, on pushes to the prerelease and release branches: no pull request links it.
+    # benchmark.yml links (maturin develop) on a self-hosted runner with no timeout-minutes.
+    "sfu-db/connector-x": [{"rule": "never-linked", "subject": "all"},
+                           {"rule": "never-linked", "subject": "default", "file": CX, "line": 140},
+                           {"rule": "link-only-on-schedule", "subject": "integrated-auth-gssapi"},
+                           {"rule": "no-timeout", "subject": "benchmark/benchmark"}],
 }
 
 INVOCATIONS: dict[str, list[dict[str, Any]]] = {
@@ -500,4 +548,5 @@ INVOCATIONS: dict[str, list[dict[str, Any]]] = {
     "purpleprotocol/mimalloc_rust": mi,
     "10XGenomics/lz4-rs": lz,
     "Rust-SDL2/rust-sdl2": sd,
+    "sfu-db/connector-x": cx,
 }
