@@ -114,17 +114,27 @@ def _remote_repository(root: Path) -> str | None:
 def _write_keeping_mode(path: Path, text: str) -> None:
     import tempfile
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from linkgate.report import OutputError
+
     try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OutputError(path, exc) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
+    except OSError as exc:  # disk full, read-only: the workflow stays as it was
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(path, exc) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import click
 
@@ -37,10 +38,33 @@ def command(output: str | None, argv: tuple[str, ...]) -> int:
     rendered = envfile.render(assignments)
     target = output or os.environ.get("GITHUB_ENV")
     if target:
-        with open(target, "a", encoding="utf-8") as fh:
-            fh.write(rendered)
+        _append(Path(target), rendered)
         sys.stderr.write(f"linkgate: {len(assignments)} variable(s) from {source} written to {target}: "
                          + ", ".join(a.name for a in assignments) + "\n")
     else:
         sys.stdout.write(rendered)
     return 0
+
+
+def _append(path: Path, text: str) -> None:
+    """Append all of *text* or nothing: $GITHUB_ENV is read line by line, and half a
+    heredoc block would swallow whatever a later step appends."""
+    from linkgate.report import OutputError
+
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    except OSError as exc:
+        raise OutputError(path, exc) from None
+    try:
+        start = os.fstat(fd).st_size
+        data = text.encode("utf-8")
+        written = 0
+        try:
+            while written < len(data):
+                written += os.write(fd, data[written:])
+            os.fsync(fd)
+        except OSError as exc:
+            os.ftruncate(fd, start)
+            raise OutputError(path, exc) from None
+    finally:
+        os.close(fd)

@@ -58,14 +58,21 @@ def _tmp_for(path: Path) -> Path:
 def write_bytes_atomic(path: Path, data: bytes, mode: int) -> None:
     """Replace *path* with *data* so that no reader ever sees a partial file."""
     tmp = _tmp_for(path)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.write(fd, data) if data else None
-        os.fchmod(fd, mode)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(fd, data[written:])
+            os.fchmod(fd, mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as exc:  # disk full, read-only: *path* is as it was
+        tmp.unlink(missing_ok=True)
+        raise RecoveryError(f"cannot write {path}: [Errno {exc.errno}] {exc.strerror}; it was left as it was",
+                            hint="free space on that file system and run again") from None
     _fsync_dir(path.parent)
 
 
@@ -127,14 +134,19 @@ class Repository:
 
     # -- journal ------------------------------------------------------------
     def write_journal(self, entries: list[Entry]) -> None:
-        ensure_state_dir(self.root)
         doc = {"version": 1, "pid": os.getpid(), "entries": [e.to_json() for e in entries]}
         tmp = self.journal.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.journal)
+        try:
+            ensure_state_dir(self.root)
+            with open(tmp, "w", encoding="utf-8") as fh:
+                json.dump(doc, fh)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.journal)
+        except OSError as exc:  # before any mutation: nothing to restore
+            tmp.unlink(missing_ok=True)
+            raise RecoveryError(f"cannot write the journal {self.journal}: [Errno {exc.errno}] {exc.strerror}; "
+                                "no file was changed", hint="free space on that file system and run again") from None
         _fsync_dir(self.state)
 
     def read_journal(self) -> list[Entry]:

@@ -48,8 +48,11 @@ class RepositoryLock:
             os.close(fd)
             raise self._held(holders, shared) from None
         if not shared:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, str(os.getpid()).encode(), 0)
+            try:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, str(os.getpid()).encode(), 0)
+            except OSError:
+                pass  # disk full: the flock is the lock; the pid is only a courtesy for `recover`
         self._fd = fd
         self._shared = shared
 

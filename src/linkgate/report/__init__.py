@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, Protocol
 
-from linkgate.errors import UsageError
+from linkgate.errors import EXIT_ERROR, LinkgateError, UsageError
 from linkgate.report.model import Case, Finding, Report
 
 __all__ = ["Case", "Finding", "Report", "FORMATS", "emit", "render", "write_atomic"]
@@ -69,7 +69,10 @@ def write_atomic(path: str | Path, text: str) -> None:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as exc:
+        raise OutputError(target, exc) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -77,9 +80,23 @@ def write_atomic(path: str | Path, text: str) -> None:
             os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
         os.replace(tmp, target)
+    except OSError as exc:  # disk full, read-only, the directory gone: nothing half-written
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(target, exc) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+class OutputError(LinkgateError):
+    """An output file that could not be written; the old one, if any, is as it was."""
+
+    return_code = EXIT_ERROR
+
+    def __init__(self, path: Path, exc: OSError) -> None:
+        why = f"[Errno {exc.errno}] {exc.strerror}" if exc.errno else str(exc)
+        super().__init__(f"cannot write {path}: {why}; nothing was written",
+                         hint="free space or choose another path")
 
 
 def _umask() -> int:
