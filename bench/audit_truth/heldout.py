@@ -53,6 +53,11 @@ can check each one against the rule stated):
   cargo command inside the justfile / Makefile.toml. (No repository below
   runs cargo through just or cargo make: none suitable was found in the
   time given; npm scripts and cargo aliases cover the indirect shape.)
+  Added 2026-12-01: sfu-db/connector-x and cberner/redb, which replace the
+  two repositories moved to training, run cargo and `maturin develop`
+  through justfile recipes (recipe dependencies, `+ARGS` parameters); their
+  invocations sit at the justfile lines. No cargo-make repository with
+  readable cargo tasks and native linking was found in the time given.
 - A value that depends on the event (`github.ref == 'refs/heads/main' &&
   'a' || 'b'`) gives one invocation per value, as linkgate documents for
   an undecidable branch.
@@ -100,6 +105,7 @@ COMMITS = {
     "Rust-SDL2/rust-sdl2": "de686d00ef91fe7db2df3144e716c0735fda3771",
     # Added 2026-12-01 to replace the two repositories moved to training (written before linkgate ran on them).
     "sfu-db/connector-x": "6ec222942fd0fc92b0ee300cb0d2d0529e3dc3bf",
+    "cberner/redb": "599626be21ad8f58f9b737c9caaba7d6454e8333",
 }
 
 
@@ -458,6 +464,67 @@ for pv in PYV:
 # release.yml verify: `pip install *.whl` installs built wheels (no build). import-test.yml (workflow_dispatch)
 # installs connectorx from an index: no cargo.
 
+# ---- cberner/redb (embedded database; its bench crates link RocksDB (C++), LMDB and bundled SQLite (C), the fuzz
+# target links libFuzzer (C++), redb-python is a cdylib built with `maturin develop`; cargo runs through justfile
+# recipes and their dependencies; Windows legs run their steps under pwsh)
+# Added 2026-12-01, written by hand before linkgate was run on it. One workflow, ci.yml, on pull_request and on
+# pushes to master. The root package `redb` is also the workspace root (default-members: redb, redb-derive,
+# redb-derive-rename-test, redb-python); fuzz/ is its own workspace. `just X` runs each recipe of its
+# dependency tree once per `just` process: `_audit` (justfile:14-15) runs in each of the three `just` steps
+# that reach it on a leg. Conventions added here:
+# - a cargo command spelled in a variable (`command="cargo check ..."`, then `$command`) is at the line where
+#   `$command` runs (as libz-sys's `$1 test` in ground_truth.py), one invocation per line; the `$(cargo pkgid)`
+#   inside the assignment runs once, at the assignment's line ("pkgid"). `-p $(cargo pkgid)` selects redb.
+# - `cargo fuzz run` (cargo-fuzz) builds the fuzz target in fuzz/ with cargo and runs it: "fuzz run", links=True.
+# - `[ -f Cargo.lock ] || cargo generate-lockfile` (justfile:74) does not run: Cargo.lock is git-ignored, but
+#   every leg's `cargo clippy` (ci.yml:148) writes it before `just test_wasi` (and `cargo build --frozen` in
+#   test_all_no_sandbox needs it), so the test succeeds on GitHub.
+# - `cargo install` steps under `if: steps.rust-cache.outputs.cache-hit != 'true'` are listed (they run when the
+#   cache misses). `cargo deny --all-features` is listed as "deny" with "all features".
+RB, RBJ = ".github/workflows/ci.yml", "justfile"
+rb = []
+for os in ["ubuntu-latest", "macos-latest", "windows-latest", "ubuntu-24.04-arm"]:
+    m = {"os": os}
+    windows, ubuntu_latest = os == "windows-latest", os == "ubuntu-latest"
+    audits = 2 if windows else 3  # _audit via fuzz_ci (not on Windows), test_all_no_sandbox, test_py
+    rb += [inv("ci", RB, 109, "install", True, ["default"], m),  # cargo-deny
+           inv("ci", RB, 113, "install", True, ["default"], m),  # cargo-fuzz
+           inv("ci", RB, 117, "install", True, ["default"], m),  # just
+           inv("ci", RB, 120, "fmt", False, ["default"], m)]
+    if ubuntu_latest:
+        rb += [inv("ci", RB, 126, "generate-lockfile", False, ["default"], m),
+               inv("ci", RB, 130, "pkgid", False, ["default"], m),
+               # cargo check -p redb -p redb-derive --target wasm32-unknown-unknown
+               inv("ci", RB, 131, "check", False, ["default"], m),
+               inv("ci", RB, 132, "check", False, ["all features"], m),
+               inv("ci", RB, 133, "check", False, ["no default features"], m),
+               inv("ci", RB, 141, "pkgid", False, ["default"], m),
+               inv("ci", RB, 141, "check", False, ["experimental-api-5 (no default)"], m),
+               inv("ci", RB, 144, "pkgid", False, ["default"], m),
+               inv("ci", RB, 144, "check", False, ["experimental-api-5,experimental_cursor,logging (no default)"], m)]
+    rb.append(inv("ci", RB, 148, "clippy", False, ["default"], m))  # --all --all-targets
+    rb += [inv("ci", RBJ, 14, "deny", False, ["all features"], m, count=audits),
+           inv("ci", RBJ, 15, "fmt", False, ["default"], m, count=audits),
+           # _checks_all_no_sandbox: via fuzz_ci (ci.yml:152, not on Windows) and test_all_no_sandbox (ci.yml:155)
+           inv("ci", RBJ, 31, "clippy", False, ["all features"], m, count=1 if windows else 2)]
+    if not windows:
+        rb.append(inv("ci", RBJ, 106, "fuzz run", True, ["default"], m))  # just fuzz_ci (ci.yml:152)
+    # just test_all_no_sandbox (ci.yml:155)
+    rb += [inv("ci", RBJ, 55, "build", True, ["all features"], m),  # --all --all-targets: benches link RocksDB, LMDB
+           inv("ci", RBJ, 56, "doc", False, ["default"], m),
+           inv("ci", RBJ, 57, "test", True, ["all features"], m)]
+    # just test_py (ci.yml:164, or :173 under pwsh on Windows): pre_no_sandbox, then install_py's maturin develop
+    # of crates/redb-python (its pyproject.toml has no [tool.maturin] features)
+    rb += [inv("ci", RBJ, 21, "clippy", False, ["all features"], m),  # default-members
+           inv("ci", RBJ, 45, "build", True, ["default"], m)]
+    if not windows:
+        # RUSTFLAGS="" just test_wasi (ci.yml:178)
+        rb += [inv("ci", RBJ, 76, "pkgid", False, ["default"], m),
+               inv("ci", RBJ, 76, "test", True, ["default"], m),  # -p redb --target=wasm32-wasip1-threads
+               inv("ci", RBJ, 77, "test", True, ["default"], m)]  # -p redb-derive
+rb += [inv("coverage", RB, 190, "install", True, ["default"]),  # cargo-llvm-cov
+       inv("coverage", RB, 192, "llvm-cov", True, ["all features"])]
+
 # ==== end of repositories
 
 FINDINGS: dict[str, list[dict[str, Any]]] = {
@@ -535,6 +602,13 @@ FINDINGS: dict[str, list[dict[str, Any]]] = {
                            {"rule": "never-linked", "subject": "default", "file": CX, "line": 140},
                            {"rule": "link-only-on-schedule", "subject": "integrated-auth-gssapi"},
                            {"rule": "no-timeout", "subject": "benchmark/benchmark"}],
+    # redb is only checked without its default features: for wasm32 (ci.yml:133, plain --no-default-features;
+    # the `std` feature is read only by build.rs, so this set compiles the same code as the default one, but no
+    # job links it) and for thumbv7em no_std (ci.yml:141, :144). Every other set is linked by
+    # test_all_no_sandbox, maturin develop or the wasm tests. All runners are GitHub-hosted; no paths filters.
+    "cberner/redb": [{"rule": "never-linked", "subject": s} for s in [
+        "no default features", "experimental-api-5 (no default)",
+        "experimental-api-5,experimental_cursor,logging (no default)"]],
 }
 
 INVOCATIONS: dict[str, list[dict[str, Any]]] = {
@@ -549,4 +623,5 @@ INVOCATIONS: dict[str, list[dict[str, Any]]] = {
     "10XGenomics/lz4-rs": lz,
     "Rust-SDL2/rust-sdl2": sd,
     "sfu-db/connector-x": cx,
+    "cberner/redb": rb,
 }
