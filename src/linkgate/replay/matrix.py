@@ -49,8 +49,7 @@ from linkgate.config import Config, Gate
 from linkgate.gate import layout, linkers, measure, recording
 from linkgate.gate.linkrecord import LINKS_DIR
 from linkgate.gate.run import (
-    ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact, add_mixed_linkage, diagnostics_for, judge_archive_order,
-    run_gate,
+    ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact, diagnostics_for, judge_archive_order, run_gate,
 )
 from linkgate.replay import command, elfinfo
 from linkgate.replay.run import Attempt, Recorded, RecordedLink, ReplayRefused, archive_order, load, require_fresh
@@ -259,9 +258,6 @@ def _result(
         res.verdict, res.proven = LINKED, True
         judge_archive_order(res, gate, *archive_order([a.as_replay() for a in attempts]))
         if res.verdict == LINKED:
-            # The same inputs as the recorded links: the same libraries, static or shared.
-            add_mixed_linkage(res, recording.mixed_linkage_of(
-                [(a.args, a.link.record.cwd, a.output) for a in attempts], recorded.build_scripts))
             prove_marks(res, linker, since=started)
     res.messages.append(f"relinked {len(attempts)} recorded link(s) of the {recorded.linker} build under {linker} "
                         f"(same objects and archives, no cargo build) into {tdir / MATRIX_DIR}")
