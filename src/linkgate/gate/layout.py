@@ -8,7 +8,8 @@ directory shared by two linkers rebuilds everything on each switch; each
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from linkgate.config import Config, Gate
@@ -45,3 +46,34 @@ def hide_default_root(config: Config, tdir: Path) -> None:
 
 def work_dir(config: Config, gate: Gate) -> Path:
     return Path(config.root, gate.working_directory) if gate.working_directory else config.root
+
+
+# Inside the target directory: measure.is_cold ignores it.
+TARGET_LOCK = ".linkgate-lock"
+
+
+@contextmanager
+def target_lock(tdir: Path, waiting: Callable[[str], None] | None = None) -> Iterator[None]:
+    """One linkgate run at a time in a target directory. Cargo's own lock only
+    covers one build: linkgate deletes artifacts to force the link, builds,
+    then reads what was linked, and a second run in between would see fresh
+    units and nothing relinked. The second run waits, then judges a build of
+    its own. An unwritable directory gets no lock (cargo reports it)."""
+    import fcntl
+
+    try:
+        tdir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tdir / TARGET_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting is not None:
+                waiting(f"waiting for another linkgate run in {tdir}")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)

@@ -65,7 +65,7 @@ def context(root: Path) -> RunContext:
 
 # What a target dir holds before any unit is built: linkgate's wrapper and
 # records, and the two files cargo writes first (even when it then fails).
-_NOT_REUSABLE = frozenset({LINKS_DIR, "CACHEDIR.TAG", ".rustc_info.json"})
+_NOT_REUSABLE = frozenset({LINKS_DIR, "CACHEDIR.TAG", ".rustc_info.json", ".linkgate-lock"})
 
 
 def is_cold(target_dir: Path) -> bool:

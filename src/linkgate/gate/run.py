@@ -165,9 +165,26 @@ def run_gate(
     record_links: bool = True,
 ) -> GateResult:
     """``record_links`` routes every link through the recording wrapper
-    (gate/wrapper.py); off, the gate links exactly as cargo alone would."""
-    start = time.monotonic()
+    (gate/wrapper.py); off, the gate links exactly as cargo alone would.
+    Runs of one target directory take turns (``layout.target_lock``)."""
     tdir = layout.target_dir(config, gate, linker)
+    waiting = (lambda message: progress(message, None)) if progress is not None else None
+    with layout.target_lock(tdir, waiting):
+        return _run_gate(config, gate, linker, tdir, force_link=force_link, progress=progress,
+                         record_links=record_links)
+
+
+def _run_gate(
+    config: Config,
+    gate: Gate,
+    linker: str,
+    tdir: Path,
+    *,
+    force_link: bool,
+    progress: Progress | None,
+    record_links: bool,
+) -> GateResult:
+    start = time.monotonic()
     cwd = layout.work_dir(config, gate)
     argv = cargo_argv(gate) if gate.is_cargo else list(gate.command or ())
     result = GateResult(

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""The worst wall time and peak memory per class of hostile input, each case a
+fresh `linkgate` process (os.wait4 gives its peak RSS).
+
+    .venv/bin/python bench/adversarial.py
+
+Classes and their heaviest cases (tests/adversarial/ holds the full suite):
+  configuration  20,000 gates; 5,000 nested arrays; a 5,000-character name
+  generated CI   `ci github` with hostile values in every copied key
+  workflows      an alias bomb (10**18 nodes); 13,000 steps in 494 KB; an 8 MB
+                 script (over GitHub's 500 KB); 3,000 nested `$(` and `if`
+  logs           a 1,000,000-character undefined symbol; 20 MB of UTF-16; a
+                 3 MB line with no newline
+  events         a payload of 200,000 nested arrays; a `before` of --output=FILE
+Prints, per class, the worst case's wall seconds and peak RSS in MiB (GNU
+time's %M), and each case's exit code (every one must be in 0..4: no internal
+error).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LINKGATE = [sys.executable, "-m", "linkgate"]
+
+
+def measure(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """(wall seconds, peak RSS MiB, exit code). GNU time runs the case: a child
+    forked straight from this process would report this process's own peak
+    (Linux carries the old address space's high-water mark across exec)."""
+    report = Path(tempfile.mkstemp(prefix="linkgate-bench-rss-")[1])
+    t0 = time.perf_counter()
+    done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", str(report), *argv], cwd=cwd, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
+    seconds = time.perf_counter() - t0
+    kib = int(report.read_text().split()[-1])
+    report.unlink()
+    if done.returncode not in range(5) or "internal error" in done.stderr:
+        print(f"  !! {argv[3:6]}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
+    return seconds, kib / 1024, done.returncode
+
+
+def git_init(repo: Path) -> None:
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "b"],
+                   check=True)
+
+
+def configuration(base: Path) -> list[tuple[str, list[str], Path, dict[str, str] | None]]:
+    cases = []
+    texts = {
+        "20,000 gates": "".join(f'[[gate]]\nname = "g{i}"\ncommand = ["true"]\npaths = ["s/{i}/**"]\n\n'
+                                for i in range(20_000)),
+        "5,000 nested arrays": '[[gate]]\nname = "g"\ncommand = ["true"]\nx = ' + "[" * 5000 + "]" * 5000 + "\n",
+        "a 5,000-character name": '[[gate]]\nname = "' + "g" * 5000 + '"\ncommand = ["true"]\n',
+    }
+    for name, text in texts.items():
+        repo = base / f"cfg-{len(cases)}"
+        repo.mkdir()
+        (repo / "linkgate.toml").write_text(text)
+        cases.append((name, [*LINKGATE, "matrix"], repo, None))
+    return cases
+
+
+def generated_ci(base: Path) -> list[tuple[str, list[str], Path, dict[str, str] | None]]:
+    repo = base / "ci"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "ci" / "repo", repo)
+    cfg = repo / "linkgate.toml"
+    cfg.write_text(cfg.read_text().replace('env = { RT_CUDA_ARCHITECTURES = "121" }',
+                                           'env = { A = "it\'s \\"x\\" $(id) `id`\\n${HOME}" }'))
+    git_init(repo)
+    return [("hostile env values", [*LINKGATE, "ci", "github", "xla-link", "--repository", "o/n"], repo, None),
+            ("an expression in provision", [*LINKGATE, "ci", "github", "xla-link", "--repository", "o/n' || '"],
+             repo, None)]
+
+
+def workflows(base: Path) -> list[tuple[str, list[str], Path, dict[str, str] | None]]:
+    head = "on: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n"
+    bomb = ["on: [push]", "x0: &a0 [" + ",".join(["1"] * 10) + "]"]
+    bomb += [f"x{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 18)]
+    bomb += ["jobs:", "  build:", "    runs-on: ubuntu-latest", "    strategy:", "      matrix:", "        os: *a17",
+             "    steps:", "      - run: cargo build"]
+    texts = {
+        "alias bomb (10**18 nodes)": "\n".join(bomb) + "\n",
+        "13,000 steps in 494 KB": head + "    steps:\n" + "      - run: cargo check --features f\n" * 13000,
+        "8 MB script": head + "    steps:\n      - run: |\n" + "          cargo check; echo $X\n" * 300000,
+        "3,000 nested $(": head + "    steps:\n      - run: echo " + "$(" * 3000 + ")" * 3000 + "\n",
+        "3,000 nested if": head + "    steps:\n      - run: |\n" + "          if true; then\n" * 3000
+        + "          cargo build\n" + "          fi\n" * 3000,
+    }
+    cases = []
+    for name, text in texts.items():
+        repo = base / f"wf-{len(cases)}"
+        (repo / ".github" / "workflows").mkdir(parents=True)
+        (repo / "Cargo.toml").write_text('[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+        (repo / ".github" / "workflows" / "ci.yml").write_text(text)
+        cases.append((name, [*LINKGATE, "audit", "--repo", str(repo), "--format", "json"], repo, None))
+    return cases
+
+
+def logs(base: Path) -> list[tuple[str, list[str], Path, dict[str, str] | None]]:
+    block = ("/usr/bin/ld: main.o: in function `main':\nmain.c:(.text+0x5): undefined reference to `f'\n"
+             "collect2: error: ld returned 1 exit status\n")
+    texts = {
+        "a 1,000,000-character symbol": ("main.c:(.text+0x5): undefined reference to `" + "x" * 1_000_000
+                                         + "'\ncollect2: error: ld returned 1 exit status\n").encode(),
+        "20 MB of UTF-16": (block * (20_000_000 // len(block) // 2)).encode("utf-16"),
+        "a 3 MB line": b"ld: error: " + b"q" * (3 << 20),
+    }
+    cases = []
+    for name, data in texts.items():
+        path = base / f"log-{len(cases)}.log"
+        path.write_bytes(data)
+        cases.append((name, [*LINKGATE, "explain", str(path), "--format", "json"], base, None))
+    return cases
+
+
+def events(base: Path) -> list[tuple[str, list[str], Path, dict[str, str] | None]]:
+    repo = base / "events"
+    repo.mkdir()
+    (repo / "linkgate.toml").write_text('[[gate]]\nname = "g"\ncommand = ["true"]\npaths = ["build.rs"]\n')
+    git_init(repo)
+    cases = []
+    for name, text in {"200,000 nested arrays": "[" * 200_000 + "]" * 200_000,
+                       "before = --output=FILE": '{"ref": "refs/heads/main", "before": "--output=%s",'
+                       ' "repository": {"default_branch": "main"}}' % (base / "trap")}.items():
+        path = base / f"event-{len(cases)}.json"
+        path.write_text(text)
+        env = {**os.environ, "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": str(path)}
+        env.pop("GITHUB_OUTPUT", None)
+        cases.append((name, [*LINKGATE, "should-run", "g"], repo, env))
+    return cases
+
+
+def main() -> None:
+    base = Path(tempfile.mkdtemp(prefix="linkgate-bench-adversarial-"))
+    classes = {"configuration": configuration, "generated CI": generated_ci, "workflows": workflows,
+               "logs": logs, "events": events}
+    print(f"{'class':<15} {'worst case (time)':<32} {'s':>6}  {'worst case (memory)':<32} {'MiB':>6}")
+    for label, build in classes.items():
+        directory = base / label.replace(" ", "-")
+        directory.mkdir()
+        results = [(name, *measure(argv, cwd, env)) for name, argv, cwd, env in build(directory)]
+        slow = max(results, key=lambda r: r[1])
+        big = max(results, key=lambda r: r[2])
+        print(f"{label:<15} {slow[0]:<32} {slow[1]:>6.2f}  {big[0]:<32} {big[2]:>6.1f}")
+        for name, seconds, mib, code in results:
+            print(f"    {name:<40} exit {code}  {seconds:6.2f} s  {mib:6.1f} MiB")
+    assert not (base / "events" / "trap").exists(), "should-run passed an event value to git as an option"
+    shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
