@@ -162,3 +162,13 @@ def test_generated_workflows_are_audited_or_refused(tmp_path_factory, text):
     (outside / "sentinel.txt").write_text("x")
     code, findings = audit((outside, repo), text)
     assert code in (0, 1)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("axes", "noted"), [(8, True), (2, False)])
+def test_a_matrix_past_256_combinations_is_noted_and_cut(sandbox, axes, noted):
+    lines = "".join(f"        a{i}: [" + ",".join(str(j) for j in range(10)) + "]\n" for i in range(axes))
+    text = HEAD + JOB + "    strategy:\n      matrix:\n" + lines + "    steps:\n      - run: cargo build --features f${{ matrix.a0 }}\n"
+    code, findings = audit(sandbox, text)
+    messages = [f["message"] for f in findings if f["rule"] == "unresolved"]
+    assert any("over GitHub's limit of 256" in m for m in messages) == noted, findings

@@ -94,6 +94,12 @@ def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None, gates:
             continue
         conds = () if job_if else (f"{wf.rel}:{job.line} job if: {job.if_}",)
         combos = matrix.expand(job.matrix)
+        size = matrix.product_size(job.matrix)
+        if size > matrix.MAX_COMBINATIONS:
+            scan.note(wf.rel, job.line, f"matrix of {job.id}",
+                      f"the matrix of job {job.id!r} makes {size:,} combinations, over GitHub's limit of "
+                      f"{matrix.MAX_COMBINATIONS} (GitHub fails the run); only the first "
+                      f"{matrix.MAX_COMBINATIONS} were audited")
         for combo in combos if combos is not None else [None]:
             _scan_job(host, gates, wf, job, combo, conds, scan)
     return scan

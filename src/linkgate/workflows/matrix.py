@@ -60,6 +60,19 @@ def expand(matrix: Any) -> list[dict[str, Any]] | None:
     return combos[:MAX_COMBINATIONS] or [{}]
 
 
+def product_size(matrix: Any) -> int:
+    """How many combinations the axes make before excludes and includes (0 without a matrix)."""
+    if not isinstance(matrix, Mapping):
+        return 0
+    axes = [v for k, v in matrix.items() if k not in ("include", "exclude")]
+    if not axes or any(not isinstance(v, list) for v in axes):
+        return 0
+    total = 1
+    for values in axes:
+        total *= len(values)
+    return total
+
+
 def _matches(combo: Mapping[str, Any], entry: Mapping[str, Any]) -> bool:
     return all(k in combo and _subset(v, combo[k]) for k, v in entry.items())
 

@@ -193,3 +193,28 @@ def test_the_verdict_list_is_the_gate_s():
     from linkgate.history.record import RUN_VERDICTS
 
     assert RUN_VERDICTS == {run.LINKED, run.LINK_FAILED, run.COMPILE_FAILED, run.ERROR}
+
+
+def test_ci_github_reads_past_rows_of_the_wrong_type(tmp_path, capsys, monkeypatch):
+    import shutil
+
+    from lgtest import git, git_repo
+
+    root = tmp_path / "ci"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "fixtures" / "ci" / "repo", root)
+    git_repo(root)
+    git(root, "remote", "add", "origin", "git@github.com:rtlab/rtcore.git")
+    monkeypatch.chdir(root)
+    path = tmp_path / "h.sqlite"
+    with History.open(path) as h:
+        h.add([rec("a", gate="xla-link", wall_s=600.0, cold=True)])
+    conn = sqlite3.connect(path)
+    conn.execute("INSERT INTO runs (run_id, kind, gate, linker, verdict, started_at, wall_s) "
+                 "VALUES ('bad', 'run', 'xla-link', 'bfd', 'linked', 'z', 'NaN?')")
+    conn.execute("INSERT INTO runs (run_id, kind, gate, linker, verdict, started_at, wall_s) "
+                 "VALUES ('inf', 'run', 'xla-link', 'bfd', 'linked', 'z', 1e999)")
+    conn.commit()
+    conn.close()
+    code, out, err = lg(capsys, "ci", "github", "xla-link", "--history", str(path))
+    assert code == 0 and err.count("skipped a history row") == 2, err
+    assert "timeout-minutes" in out
