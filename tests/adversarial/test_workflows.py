@@ -172,3 +172,13 @@ def test_a_matrix_past_256_combinations_is_noted_and_cut(sandbox, axes, noted):
     code, findings = audit(sandbox, text)
     messages = [f["message"] for f in findings if f["rule"] == "unresolved"]
     assert any("over GitHub's limit of 256" in m for m in messages) == noted, findings
+
+
+@pytest.mark.timeout(60)
+def test_a_called_8_mb_script_is_not_followed(sandbox):
+    outside, repo = sandbox
+    (repo / "scripts").mkdir()
+    (repo / "scripts" / "big.sh").write_text("cargo check --features f; echo $X\n" * 250_000)
+    code, findings = audit(sandbox, HEAD + JOB + "    steps:\n      - run: bash scripts/big.sh\n")
+    assert any(f["rule"] == "unresolved" and "scripts/big.sh" in f["message"] and "not followed" in f["message"]
+               for f in findings), findings

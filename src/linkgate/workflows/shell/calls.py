@@ -19,6 +19,9 @@ from linkgate.workflows.shell.words import Val, Value
 _GENERATED_SCRIPTS = {"configure", "config.status", "autogen.sh", "bootstrap"}
 
 
+MAX_SCRIPT_CHARS = 512 * 1024
+
+
 def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, line: int,
                source: bool, offset: int = 0, prefix: dict[str, Value] | None = None) -> list[State]:
     """Run ``fields[offset]`` as a script with the rest as its arguments."""
@@ -26,6 +29,16 @@ def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, l
     hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
     rel = script_rel(ev, path.text, st) if path.known else None
     text = ev.host.read_script(rel) if ev.host is not None and rel is not None else None
+    if text is not None and len(text) > MAX_SCRIPT_CHARS:
+        # The workflow itself is at most 500 KB (GitHub's limit); a script it
+        # calls gets the same bound, so an 8 MB script costs no minute and no GB.
+        ev.problem(frame.file, line, f"script {rel}",
+                   f"script {rel} is {len(text):,} characters, over the {MAX_SCRIPT_CHARS:,} linkgate reads; "
+                   "not followed", True)
+        capture_fails(ev)
+        ev.emit(fields, st, frame, line, {})
+        st.status = "assumed"
+        return [st]
     if text is None:
         base = posixpath.basename(path.text)
         # `./example` with no shell suffix, run directly, is most often a
