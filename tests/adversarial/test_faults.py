@@ -152,3 +152,18 @@ def test_env_from_appends_whole_or_not_at_all(sandbox, repo, tmp_path):
     result = run(commands(repo, target)["env-from"], repo, outside=outside, repo=repo)
     assert result.code == 0, result.err
     assert target.read_text() == "EARLIER=1\nA=1\nB=two words\n"
+
+
+@pytest.mark.timeout(120)
+def test_should_run_that_cannot_set_its_output_fails_the_step(sandbox, repo, tmp_path, monkeypatch):
+    """A step output that is never written reads as not true: the gate would be
+    skipped. should-run fails the step instead (exit 3)."""
+    outside, _ = sandbox
+    with tmpfs(tmp_path / "full", 64) as mnt:
+        output = mnt / "github_output"
+        output.write_bytes(b"o" * 4095 + b"\n")
+        fill(mnt)
+        monkeypatch.setenv("GITHUB_ACTIONS", "true")
+        monkeypatch.setenv("GITHUB_OUTPUT", str(output))
+        result = run(["should-run", "g"], repo, outside=outside, repo=repo)
+        assert result.code == 3 and "No space left on device" in result.err, result.err

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -75,8 +76,16 @@ def command(gate: str, base: str | None, head: str | None, config_path: str | No
     text = "true" if answer else "false"
     sys.stdout.write(text + "\n")
     if os.environ.get("GITHUB_ACTIONS") == "true" and os.environ.get("GITHUB_OUTPUT"):
-        with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as fh:
-            fh.write(f"{output_key(selected.name)}={text}\n")
+        target = os.environ["GITHUB_OUTPUT"]
+        try:
+            with open(target, "a", encoding="utf-8") as fh:
+                fh.write(f"{output_key(selected.name)}={text}\n")
+        except OSError as exc:
+            # Without the output the job's `if:` reads it as not true and skips the
+            # gate: fail the step instead (exit 3), never skip silently.
+            from linkgate.report import OutputError
+
+            raise OutputError(Path(target), exc) from None
     return 0
 
 
