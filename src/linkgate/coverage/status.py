@@ -93,13 +93,17 @@ def coverage(
     recipe, and no recorded run (from any runner) had it active.
     """
     link_runs = [r for r in runs if r.kind == "run"]
+    # Each run filed under the recipes it had active, once: scanning every run per
+    # recipe made 100 recipes over 100,000 runs ten million steps.
+    by_recipe: dict[str, list[RunRecord]] = {}
+    for run in link_runs:
+        for active_name in dict.fromkeys(run.recipes):
+            by_recipe.setdefault(active_name, []).append(run)
     out = []
     for recipe in recipes:
         latest: dict[tuple[str, str, str | None], RunRecord] = {}
         active = 0
-        for run in link_runs:
-            if recipe.name not in run.recipes:
-                continue
+        for run in by_recipe.get(recipe.name, ()):
             active += 1
             if run.verdict != "linked":
                 continue

@@ -102,3 +102,27 @@ def test_matrix_cells() -> None:
         "b": [("linked", "2026-11-30T10:00:00Z", 1), ("not-linked", None, 1), ("not-selected", None, 0)],
         "mac": [("not-selected", None, 0)] * 3,
     }
+
+
+class _Counted(tuple):  # type: ignore[type-arg]
+    """A run's recipes that count how often coverage looks into them."""
+
+    looks = 0
+
+    def __contains__(self, item: object) -> bool:
+        _Counted.looks += 1
+        return super().__contains__(item)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        _Counted.looks += 1
+        return super().__iter__()
+
+
+def test_each_run_is_read_once_however_many_recipes() -> None:
+    recipes = [Recipe(f"r{i}", when_env=(f"R{i}",), file="build.rs", line=i + 1) for i in range(60)]
+    runs = [run(recipes=_Counted((f"r{i % 60}",))) for i in range(600)]
+    _Counted.looks = 0
+    cov = coverage(recipes, runs, {}, {})
+    assert all(r.status == "covered" for r in cov.recipes)
+    # Scanning every run per recipe looked 36,000 times; filing runs by recipe looks once per run.
+    assert _Counted.looks <= 2 * len(runs), _Counted.looks
