@@ -13,6 +13,7 @@ invocation keeps its subcommand's classification (it is taken as written).
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import re
@@ -117,10 +118,9 @@ def selected_manifests(repo: Path, cwd: str, call: CargoCall) -> list[manifests.
             return None
         here = manifests.read(start)
         root = manifests.read(manifests.find_workspace_root(start, repo))
-        members = [manifests.read(d / "Cargo.toml") for d in manifests.member_dirs(root)]
+        members = list(_members(root))
         if call.packages:
-            known = {m.name: m for m in [here, *members] if m.name}
-            known.update(_path_dep_names([here, *members]))
+            known = _known(here, root)
             names = [manifests.spec_name(p) for p in call.packages]
             if any(n not in known for n in names):
                 return None
@@ -135,6 +135,21 @@ def selected_manifests(repo: Path, cwd: str, call: CargoCall) -> list[manifests.
         return [m for m in members if m.name] or None
     except manifests.ManifestError:
         return None
+
+
+# Once per workspace (and manifest), not once per cargo invocation: a CI with a
+# job per crate of a 1,000-crate workspace read every member for every job.
+@functools.lru_cache(maxsize=64)
+def _members(root: manifests.Manifest) -> tuple[manifests.Manifest, ...]:
+    return tuple(manifests.read(d / "Cargo.toml") for d in manifests.member_dirs(root))
+
+
+@functools.lru_cache(maxsize=256)
+def _known(here: manifests.Manifest, root: manifests.Manifest) -> Mapping[str, manifests.Manifest]:
+    items = [here, *_members(root)]
+    known = {m.name: m for m in items if m.name}
+    known.update(_path_dep_names(items))
+    return known
 
 
 def _path_dep_names(items: list[manifests.Manifest]) -> Mapping[str, manifests.Manifest]:

@@ -63,11 +63,20 @@ class ManifestError(ValueError):
 
 
 def read(path: Path) -> Manifest:
-    return _read(Path(os.path.normpath(path)))
+    path = Path(os.path.normpath(path))
+    try:
+        st = path.stat()
+        stamp = (st.st_size, st.st_mtime_ns)
+    except OSError:
+        stamp = (-1, -1)  # _read says why it cannot be read
+    return _read(path, stamp)
 
 
-@functools.lru_cache(maxsize=512)
-def _read(path: Path) -> Manifest:
+# Keyed on size and mtime too, so an edited manifest is read again. Large enough
+# for a workspace of thousands of members: an audit reads every member once per
+# cargo invocation, and a cache smaller than the workspace re-parsed them all each time.
+@functools.lru_cache(maxsize=16384)
+def _read(path: Path, stamp: tuple[int, int]) -> Manifest:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -208,15 +217,18 @@ def nearest(repo: Path, here: Path) -> Path | None:
 def member_dirs(root: Manifest, patterns: tuple[str, ...] | None = None) -> list[Path]:
     """Member directories from glob patterns, as cargo expands ``members``."""
     out: list[Path] = []
+    seen: set[Path] = set()  # not `in out`: a list scan per member is quadratic in the members
     if root.name is not None:
         out.append(root.dir)
+        seen.add(root.dir)
     excluded = {Path(os.path.normpath(root.dir / e)) for e in root.exclude}
     for pattern in root.members if patterns is None else patterns:
         matches = sorted(root.dir.glob(pattern)) if any(c in pattern for c in "*?[") else [root.dir / pattern]
         for match in matches:
             path = Path(os.path.normpath(match))
-            if path not in excluded and (path / "Cargo.toml").is_file() and path not in out:
+            if path not in excluded and path not in seen and (path / "Cargo.toml").is_file():
                 out.append(path)
+                seen.add(path)
     return out
 
 
