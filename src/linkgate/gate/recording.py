@@ -252,7 +252,6 @@ def mixed_linkage_of(
     libraries rustc bundled into an rlib that is on that line."""
     from linkgate.cargo.buildscript import read_build_script_output
     from linkgate.cargo.messages import package_name
-    from linkgate.diagnose.model import Diagnostic
 
     bundled: list[tuple[str, str, str]] = []  # (library, package, rlib name prefix)
     for package_id, out_dir in build_scripts:
