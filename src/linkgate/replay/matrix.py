@@ -49,7 +49,8 @@ from linkgate.config import Config, Gate
 from linkgate.gate import layout, linkers, measure, recording
 from linkgate.gate.linkrecord import LINKS_DIR
 from linkgate.gate.run import (
-    ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact, diagnostics_for, judge_archive_order, run_gate,
+    ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact, add_mixed_linkage, diagnostics_for, judge_archive_order,
+    run_gate,
 )
 from linkgate.replay import command, elfinfo
 from linkgate.replay.run import Attempt, Recorded, RecordedLink, ReplayRefused, archive_order, load, require_fresh
@@ -174,9 +175,7 @@ def relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateRe
     _save(recorded, linker, tdir, attempts)
     if res.verdict == LINKED:
         # Judged on the relinks' own lines, as run_gate judges cargo's.
-        for d in recording.mixed_linkage(tdir, started, recorded.build_scripts):
-            res.diagnostics.append(d)
-            res.warnings.append(f"mixed-linkage: {d.message}. {d.hint}")
+        add_mixed_linkage(res, recording.mixed_linkage(tdir, started, recorded.build_scripts))
     return res
 
 
