@@ -398,7 +398,10 @@ def _check_values(v: _Validator, loc: _Locator, i: int, gate: Gate, root: Path) 
             raise v.fail(f"{path_value!r} holds a control character", line, f"{where}.{key}")
         resolved = (root / path_value).resolve()
         if resolved != top and top not in resolved.parents:
-            raise v.fail(f"{path_value!r} is outside the repository {top}", line, f"{where}.{key}",
+            plain = Path(os.path.normpath(root.resolve() / path_value))
+            how = ("is a symlink leading outside the repository" if plain == top or top in plain.parents
+                   else "escapes the repository")
+            raise v.fail(f"{path_value!r} {how} {top}", line, f"{where}.{key}",
                          hint="give a path relative to the repository root that stays inside it")
 
 
