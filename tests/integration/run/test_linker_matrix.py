@@ -125,3 +125,17 @@ def test_replay_and_sweep_read_a_relinked_linkers_recording(tmp_path, monkeypatc
     assert main(["sweep", "calls", "--linker", "mold", "-q", "--format", "json"]) == 0
     swept = json.loads(capsys.readouterr().out)
     assert swept["directives"] and all(set(d["linkers"]) == {"mold"} for d in swept["directives"]), swept
+
+
+def test_a_default_the_configuration_points_elsewhere_is_a_warning_not_an_error(tmp_path, monkeypatch, capsys):
+    ws = tmp_path / "ws"
+    shutil.copytree(FIXTURES / "ccsys", ws, ignore=shutil.ignore_patterns("target", ".linkgate"))
+    cfg = ws / "linkgate.toml"
+    cfg.write_text(cfg.read_text().replace('linkers = ["default", "bfd"]\n',
+                                           'linkers = ["default", "bfd"]\nenv = { RUSTFLAGS = "-Clink-arg=-fuse-ld=mold" }\n'))
+    doc = run_doc(ws, monkeypatch, capsys)
+    res = {r["linker"]: r for r in doc["results"]}
+    assert res["default"]["verdict"] == "linked" and res["default"]["proven"]
+    assert any("ELF marks name mold 1." in w for w in res["default"]["warnings"]), res["default"]["warnings"]
+    assert res["bfd"]["matrix"]["replayed"] and res["bfd"]["proven"]
+    assert all(p["names_linker"] for p in res["bfd"]["proof"])
