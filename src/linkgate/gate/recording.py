@@ -100,8 +100,11 @@ def finish(
             "links": links,
             "artifacts": list(artifacts),
             "build_scripts": [{"package_id": p, "out_dir": o} for p, o in build_scripts],
-            "tree": tree_state(cwd),
-            "script_outputs": script_outputs(build_scripts),
+            # Only a run that linked can be replayed (replay refuses one that linked
+            # nothing before asking about the tree), so a warm no-op run spends no
+            # git calls on describing its tree.
+            "tree": tree_state(cwd) if records else None,
+            "script_outputs": script_outputs(build_scripts) if records else None,
         },
     )
     return links

@@ -51,3 +51,31 @@ def test_warm_run_of_one_linker_imports_no_matrix_classifier_or_yaml(tmp_path):
     replay = imported("replay", "smoke", "--linker", "default", cwd=ws)
     assert "linkgate.replay.run" in replay
     assert not {m for m in replay if m.startswith("linkgate.diagnose")}
+
+
+def test_a_warm_no_op_run_describes_no_tree(tmp_path, monkeypatch, capsys):
+    """A run that linked nothing leaves nothing to replay: no `git status` of the
+    whole tree for a recording (only the run's own commit, branch and dirty flag)."""
+    import shutil
+
+    from lgtest import git_repo
+
+    from linkgate.cli import main
+
+    ws = tmp_path / "ws"
+    shutil.copytree(DEMO, ws, ignore=shutil.ignore_patterns("target"))
+    (ws / ".gitignore").write_text("target/\n.linkgate/\nCargo.lock\n")
+    git_repo(ws)
+    monkeypatch.chdir(ws)
+    assert main(["run", "-q", "--no-history", "--linker", "default"]) == 0
+    started: list[list[str]] = []
+    real = subprocess.Popen.__init__
+
+    def spy(self, args, *a, **k):  # type: ignore[no-untyped-def]
+        started.append([str(x) for x in args])
+        real(self, args, *a, **k)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", spy)
+    assert main(["run", "-q", "--no-history", "--no-force-link", "--linker", "default"]) == 0
+    capsys.readouterr()
+    assert not [c for c in started if "--untracked-files=all" in c], started
