@@ -2,7 +2,7 @@
 
 1. On a warm workspace, alternate `linkgate run --no-force-link` with the bare
    cargo command it wraps (same arguments, env and target dir), N pairs; print
-   the median added wall time and the ratio. Goal: at most 150 ms + 3 %.
+   the median added wall time and the ratio. Goal: at most +100 ms (issue 20; it was 150 ms + 3 %).
 2. Alternate a forced relink (`linkgate run`, which deletes one executable)
    with `cargo clean -p nativelink` followed by the same build; print the ratio.
 
@@ -43,8 +43,8 @@ def main() -> None:
     print(f"  cargo alone          {median(bare) * 1000:8.1f} ms")
     print(f"  linkgate run         {median(ours) * 1000:8.1f} ms")
     print(f"  added                {added * 1000:8.1f} ms  (ratio {median(ours) / median(bare):.2f}x)")
-    budget = 0.150 + 0.03 * median(bare)
-    print(f"  goal <= 150 ms + 3 % = {budget * 1000:.1f} ms: {'met' if added <= budget else 'NOT met'}")
+    budget = 0.100
+    print(f"  goal <= +100 ms: {'met' if added <= budget else 'NOT met'}")
 
     forced, clean = [], []
     for _ in range(max(3, pairs // 2)):
