@@ -137,6 +137,16 @@ def relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateRe
     lto = _lto_flags(gate)
     if lto:
         return Fallback(linker, lto)
+    # Runs of one target directory take turns (layout.target_lock): hold the first
+    # linker's, whose recording is read, and this linker's, which is written; always
+    # in the gate's linker order, so two runs never wait on each other.
+    with layout.target_lock(layout.target_dir(config, gate, built)), \
+            layout.target_lock(layout.target_dir(config, gate, linker)):
+        return _relink(config, gate, first, linker)
+
+
+def _relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateResult | Fallback:
+    built = first.linker
     try:
         if first.linked or first.verdict == LINK_FAILED:
             recorded = load(config, gate, built)
