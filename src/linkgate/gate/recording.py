@@ -14,7 +14,7 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,13 +30,15 @@ LAST_RUN = "last-run.state"  # not *.json: read_records globs those
 KEEP_RECORDS = 1000
 
 
-def begin(tdir: Path) -> float:
+def begin(tdir: Path, keep: Collection[str] = ()) -> float:
     """Drop the kept inputs of earlier runs (only the last run is replayable),
-    and all but the newest records, so the folder stays bounded."""
+    but for the folders named in *keep*, and all but the newest records, so the
+    folder stays bounded."""
     folder = tdir / LINKS_DIR
     if folder.is_dir():
         for child in folder.glob("*.inputs"):
-            shutil.rmtree(child, ignore_errors=True)
+            if child.name not in keep:
+                shutil.rmtree(child, ignore_errors=True)
         # Record names start with the start time in microseconds, a fixed-width number for centuries.
         old = sorted(folder.glob("*.json"))[:-KEEP_RECORDS]
         for path in old:

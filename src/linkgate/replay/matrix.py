@@ -320,8 +320,11 @@ def prove_marks(res: GateResult, linker: str, since: float | None = None, *, enf
 def _save(recorded: Recorded, linker: str, tdir: Path, attempts: Sequence[_Attempt]) -> None:
     """Write the relinks as *linker*'s own recording, so ``replay``, ``sweep`` and
     ``prove`` under *linker* read them like a cargo run's. The copies of inputs
-    rustc deleted are copied too: the first linker's next run drops its own."""
-    recording.begin(tdir)
+    rustc deleted are copied too: the first linker's next run drops its own.
+
+    The copies are made before the earlier runs' kept inputs are dropped: a run
+    that linked nothing under the first linker relinks *linker*'s own last
+    relinks, whose kept inputs are among those."""
     folder = tdir / LINKS_DIR
     folder.mkdir(parents=True, exist_ok=True)
     ids: list[tuple[str, _Attempt]] = []
@@ -345,6 +348,7 @@ def _save(recorded: Recorded, linker: str, tdir: Path, attempts: Sequence[_Attem
         }
         (folder / f"{rid}.json").write_text(json.dumps(doc, indent=1) + "\n")
         ids.append((rid, a))
+    recording.begin(tdir, keep={f"{rid}.inputs" for rid, _ in ids})
     state = {
         "gate": recorded.gate, "linker": linker, "ended": time.time(),
         "started": min((a.started for a in attempts), default=time.time()),

@@ -139,3 +139,17 @@ def test_a_default_the_configuration_points_elsewhere_is_a_warning_not_an_error(
     assert any("ELF marks name mold 1." in w for w in res["default"]["warnings"]), res["default"]["warnings"]
     assert res["bfd"]["matrix"]["replayed"] and res["bfd"]["proven"]
     assert all(p["names_linker"] for p in res["bfd"]["proof"])
+
+
+def test_a_warm_run_that_links_nothing_relinks_the_other_linkers_own_last_relinks(tmp_path, monkeypatch, capsys):
+    # The second run links nothing under default (--no-force-link, all fresh): bfd relinks
+    # its own last relinks, whose kept inputs must outlive the pruning of older ones.
+    ws = copy_demo(tmp_path / "ws")
+    doc = run_doc(ws, monkeypatch, capsys)
+    assert [(r["linker"], r["verdict"], r["matrix"]["replayed"]) for r in doc["results"]] == [
+        ("default", "linked", False), ("bfd", "linked", True)]
+    for _ in range(2):
+        doc = run_doc(ws, monkeypatch, capsys, "--no-force-link")
+        bfd = doc["results"][1]
+        assert (bfd["linker"], bfd["verdict"], bfd["matrix"]["replayed"], bfd["matrix"]["fallback"]) == (
+            "bfd", "linked", True, None), bfd
