@@ -7,7 +7,9 @@ feature is on. Cargo's record of the run the gate made says which branch ran:
 - the objects the script left in ``OUT_DIR``: the ``cc`` crate names them
   ``<16 hex digits>-<stem>.o`` (older releases mirrored the source path),
   CMake ``<stem>.c.o``, a script calling the compiler itself whatever it
-  chose, usually ``<stem>.o``;
+  chose, usually ``<stem>.o``; a script that compiles a source straight into
+  a library (``cc -shared x.c -o libx.so``) leaves no object, only the library,
+  so ``lib<stem>.so``/``.a``/``.dylib`` (and versioned ``.so.N``) count too;
 - ``OUT_DIR/build/CMakeCache.txt``, which the ``cmake`` crate's configure
   step always writes;
 - the ``rerun-if-env-changed`` lines it printed: the ``pkg-config`` crate
@@ -29,6 +31,8 @@ from linkgate.surface.compiles import ScriptInput, SystemLibrary, pkg_config_env
 COMPILED_EXTENSIONS = frozenset({"c", "cc", "cpp", "cxx", "c++", "C", "s", "S", "asm", "m", "mm", "cu"})
 _CC_HASH = re.compile(r"^[0-9a-f]{16}-")
 _OBJECT_SUFFIXES = (".o", ".obj")
+# A library built in one compiler call from one source: lib<stem>.so, .so.1.2, .a, .dylib.
+_LIBRARY = re.compile(r"^lib(.+?)\.(?:so(?:\.[0-9]+)*|a|dylib)$")
 
 
 @dataclass(frozen=True)
@@ -43,11 +47,17 @@ class RecordedRun:
 
 def read_run(out_dir: Path, env_vars: tuple[str, ...], links: tuple[str, ...]) -> RecordedRun:
     objects: Counter[str] = Counter()
+    libraries: set[str] = set()
     cmake_ran = (out_dir / "build" / "CMakeCache.txt").is_file()
     for _, _, files in os.walk(out_dir):
         for name in files:
             if name.endswith(_OBJECT_SUFFIXES):
                 objects[_object_stem(name)] += 1
+            elif (library := _LIBRARY.match(name)) is not None:
+                libraries.add(library.group(1))
+    for stem in libraries:  # only where no object says so already (libcore.a from core.o is one build)
+        if objects[stem] == 0:
+            objects[stem] = 1
     return RecordedRun(objects, cmake_ran, frozenset(env_vars), links)
 
 
