@@ -31,36 +31,53 @@ class RunContext:
 
 
 def context(root: Path) -> RunContext:
-    import socket
-
     from linkgate import proc
     from linkgate.errors import LinkgateError
 
     commit = branch = None
     dirty: bool | None = None
     try:
-        # One git call for both: `rev-parse HEAD --abbrev-ref HEAD` prints the sha, then the branch.
-        done = proc.run(["git", "rev-parse", "HEAD", "--abbrev-ref", "HEAD"], cwd=root, check=False)
-        lines = done.stdout.split()
-        if done.returncode == 0 and len(lines) == 2:
-            commit, branch = lines
-            # Untracked files (target/, .linkgate/) do not count; status refreshes
-            # the index, so a touched but unchanged file is not "dirty".
-            status = proc.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, check=False)
-            dirty = bool(status.stdout.strip()) if status.returncode == 0 else None
+        # One git call for all three: the `# branch.oid` and `# branch.head` headers
+        # name the commit and branch, and any other line is a changed tracked file.
+        # Untracked files (target/, .linkgate/) do not count; status refreshes the
+        # index, so a touched but unchanged file is not "dirty". No ahead/behind
+        # count: it walks history and nothing here uses it.
+        done = proc.run(["git", "status", "--porcelain=v2", "--branch", "--no-ahead-behind",
+                         "--untracked-files=no"], cwd=root, check=False)
+        if done.returncode == 0:
+            commit, branch, dirty = _parse_status(done.stdout)
     except LinkgateError:
         pass  # no git: the run is still worth recording
-    if branch in (None, "HEAD"):
+    if branch in (None, "(detached)"):
         # CI checks out pull requests detached; GitHub names the branch in the environment.
         branch = os.environ.get("GITHUB_HEAD_REF") or os.environ.get("GITHUB_REF_NAME") or None
     commit = commit or os.environ.get("GITHUB_SHA") or None
     return RunContext(
         runner=os.environ.get("RUNNER_NAME") or None,
-        host=socket.gethostname() or None,
+        # What socket.gethostname() returns on Linux and macOS (uname(2)'s node
+        # name), without importing socket on every run.
+        host=os.uname().nodename or None,
         commit=commit,
         branch=branch,
         dirty=dirty,
     )
+
+
+def _parse_status(out: str) -> tuple[str | None, str | None, bool | None]:
+    """Commit, branch and dirty flag from `git status --porcelain=v2 --branch`.
+    A repository without a commit yet has none of the three."""
+    commit = branch = None
+    dirty = False
+    for line in out.splitlines():
+        if line.startswith("# branch.oid "):
+            commit = line[len("# branch.oid "):].strip()
+        elif line.startswith("# branch.head "):
+            branch = line[len("# branch.head "):].strip()
+        elif line and not line.startswith("#"):
+            dirty = True
+    if commit in (None, "(initial)") or not branch:
+        return None, None, None
+    return commit, branch, dirty
 
 
 # What a target dir holds before any unit is built: linkgate's wrapper and

@@ -21,7 +21,6 @@ from linkgate import proc
 from linkgate.gate import layout
 from linkgate.gate import linkers
 from linkgate.gate import measure
-from linkgate.gate import recipes
 from linkgate.gate import recording
 from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
@@ -202,7 +201,10 @@ def _run_gate(
         layout.hide_default_root(config, tdir)
         env = gate_env(config, gate, linker, tdir, record_links=record_links)
         record_since = recording.begin(tdir) if record_links else None
-        result.recipes = recipes.active_for_run(config, gate, env)
+        if config.recipes:  # without any, the recipe matcher (and cargo's argument parser) stays unloaded
+            from linkgate.gate import recipes
+
+            result.recipes = recipes.active_for_run(config, gate, env)
         if linker != "default" and not any(k in gate.env for k in ("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS")):
             for path in linkers.config_rustflags_files(str(cwd)):
                 result.warnings.append(
@@ -352,8 +354,6 @@ def _rebuild_stale(
 ) -> BuildLog | None:
     """Rebuild packages whose build script cargo did not rerun although an input it
     does not watch changed (gate/stale.py); the new log, or None when none was stale."""
-    from linkgate.cargo.fingerprint import invalidate_package
-    from linkgate.cargo.messages import package_name
     from linkgate.gate import external
     from linkgate.gate.stale import stale_scripts
 
@@ -362,6 +362,9 @@ def _rebuild_stale(
     outside = external.changes(tdir)
     if not stale and not outside:
         return None
+    from linkgate.cargo.fingerprint import invalidate_package
+    from linkgate.cargo.messages import package_name
+
     rebuilt = [s.package for s in stale]
     for change in outside:
         pkg = package_name(change.package_id)

@@ -24,7 +24,6 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from pathlib import Path
 
 from linkgate import proc
@@ -35,8 +34,14 @@ WRAPPER_NAME = "linkgate-link"
 _SEP = "\x1f"
 
 
+# Read beside the package rather than through importlib.resources, whose
+# imports (tempfile, zipfile, ...) cost every run a few milliseconds: linkgate
+# is installed as files (it hands this one to a C compiler), never run from a zip.
+_SOURCE = Path(__file__).resolve().parents[1] / "data" / "wrapper" / "linkgate-link.c"
+
+
 def source() -> bytes:
-    return resources.files("linkgate").joinpath("data/wrapper/linkgate-link.c").read_bytes()
+    return _SOURCE.read_bytes()
 
 
 def wrapper_path(tdir: Path) -> Path:

@@ -29,12 +29,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linkgate.errors import Interrupted, RecoveryError
-from linkgate.prove.caches import CacheScope
 from linkgate.prove.lock import RepositoryLock
 from linkgate.statedir import STATE_DIR, ensure as ensure_state_dir
+
+if TYPE_CHECKING:  # loaded with a journal that names caches: a run that finds none never needs it
+    from linkgate.prove.caches import CacheScope
 JOURNAL = "journal.json"
 _TMP_SUFFIX = ".linkgate-tmp"
 
@@ -104,7 +106,11 @@ class Entry:
         original = base64.b64decode(d["original_b64"])
         if sha256(original) != d["original_sha256"]:
             raise RecoveryError(f"journal entry for {d['path']} is corrupt (hash mismatch)")
-        caches = CacheScope.from_json(d["caches"]) if d.get("caches") else None
+        caches = None
+        if d.get("caches"):
+            from linkgate.prove.caches import CacheScope
+
+            caches = CacheScope.from_json(d["caches"])
         return Entry(
             d["path"], original, d["original_sha256"], d["mutated_sha256"], d["mode"], d["mtime_ns"], caches
         )

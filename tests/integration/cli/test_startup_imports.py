@@ -47,6 +47,10 @@ def test_warm_run_of_one_linker_imports_no_matrix_classifier_or_yaml(tmp_path):
     assert "linkgate.gate.run" in mods
     assert not {m for m in mods if m.startswith(("linkgate.replay", "linkgate.diagnose", "linkgate.ci",
                                                   "linkgate.workflows", "yaml", "ruamel", "rich"))}
+    # Nor what a configuration without recipes, a journal without caches, the
+    # host name and the packaged wrapper source would otherwise pull in.
+    assert not mods & {"linkgate.gate.recipes", "linkgate.cargo.cargoargs", "linkgate.cargo.frontends",
+                       "linkgate.prove.caches", "socket", "importlib.resources", "zipfile", "tempfile"}
     # A clean replay of the recorded links classifies nothing either.
     replay = imported("replay", "smoke", "--linker", "default", cwd=ws)
     assert "linkgate.replay.run" in replay
@@ -79,3 +83,5 @@ def test_a_warm_no_op_run_describes_no_tree(tmp_path, monkeypatch, capsys):
     assert main(["run", "-q", "--no-history", "--no-force-link", "--linker", "default"]) == 0
     capsys.readouterr()
     assert not [c for c in started if "--untracked-files=all" in c], started
+    # Commit, branch and dirty flag come from one `git status`.
+    assert [c[1:3] for c in started if Path(c[0]).name == "git"] == [["status", "--porcelain=v2"]], started

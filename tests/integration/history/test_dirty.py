@@ -94,3 +94,36 @@ def test_an_uncommitted_edit_is_dirty_in_the_json_and_the_history(repo, tmp_path
     assert rc == 0, comment.err
     comment = comment.out
     assert f"swap-archives [bfd]: caught (commit {head[:12]} on feature)" in comment
+
+
+def test_the_context_of_a_detached_head_an_unborn_branch_and_no_git(tmp_path, monkeypatch):
+    """One `git status --porcelain=v2 --branch` names commit, branch and dirty flag;
+    detached, the branch comes from GitHub's environment; before the first commit,
+    or outside git, none of the three is known."""
+    import os
+
+    from linkgate.gate.measure import context
+
+    for var in ("GITHUB_HEAD_REF", "GITHUB_REF_NAME", "GITHUB_SHA"):
+        monkeypatch.delenv(var, raising=False)
+    none = tmp_path / "none"
+    none.mkdir()
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    ctx = context(none)
+    assert (ctx.commit, ctx.branch, ctx.dirty, ctx.host) == (None, None, None, os.uname().nodename)
+
+    unborn = tmp_path / "unborn"
+    unborn.mkdir()
+    git(unborn, "init", "-q")
+    (unborn / "a").write_text("a\n")
+    git(unborn, "add", "a")
+    assert (context(unborn).commit, context(unborn).branch, context(unborn).dirty) == (None, None, None)
+
+    git(unborn, "commit", "-qm", "a")
+    head = git(unborn, "rev-parse", "HEAD").strip()
+    git(unborn, "checkout", "-q", "--detach")
+    (unborn / "a").write_text("b\n")
+    ctx = context(unborn)
+    assert (ctx.commit, ctx.branch, ctx.dirty) == (head, None, True)
+    monkeypatch.setenv("GITHUB_HEAD_REF", "topic/x")
+    assert context(unborn).branch == "topic/x"
