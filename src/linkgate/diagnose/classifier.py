@@ -32,6 +32,8 @@ _KEEP = 16  # characters kept at each end of a long run: quotes and backquotes a
 _HOLE = re.compile("\ue000(\\d+)\ue001")
 # Unclassified lines kept to show with a failed link that nothing explains.
 _RECENT = 5
+# GitHub Actions prefixes every line of a downloaded log with its time: "2026-12-01T10:00:00.1234567Z ".
+_ACTIONS_STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z ")
 @dataclass
 class _Group:
     diag: Diagnostic
@@ -79,6 +81,8 @@ class Classifier:
     # -- input -------------------------------------------------------------
     def feed(self, lineno: int, raw: str, hit: bool | None = None) -> None:
         """*hit*: whether the reader found a trigger word in the line (None: not known)."""
+        if raw[:1].isdigit() and (stamp := _ACTIONS_STAMP.match(raw)) is not None:
+            raw = raw[stamp.end():]  # a log downloaded from GitHub Actions
         if raw[:1] == "{":
             if '"build-script-executed"' in raw:
                 self._build_script(raw)
