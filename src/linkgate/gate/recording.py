@@ -18,7 +18,6 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from linkgate.gate import linkinputs
 from linkgate.gate.linkrecord import LINKS_DIR, LinkRecord, read_records
 
 if TYPE_CHECKING:  # the classifier is imported only when a link said something
@@ -77,6 +76,8 @@ def finish(
             else:
                 preserved[orig] = kept
         doc["preserved"] = preserved
+        from linkgate.gate import linkinputs  # only now: a run that linked nothing reads no link line
+
         stats = []
         for item in linkinputs.inputs(rec.args, rec.cwd):
             if item.path in preserved:
@@ -255,8 +256,11 @@ def mixed_linkage_of(
     or a replayed one) took both from a static archive and from a shared library: from
     the link line (``-Bstatic``/``-Bdynamic``, ``.a``/``.so``) and from the ``static=``
     libraries rustc bundled into an rlib that is on that line."""
+    if not links:
+        return []  # nothing linked (a warm no-op): no build script's output to read
     from linkgate.cargo.buildscript import read_build_script_output
     from linkgate.cargo.messages import package_name
+    from linkgate.gate import linkinputs
 
     bundled: list[tuple[str, str, str]] = []  # (library, package, rlib name prefix)
     for package_id, out_dir in build_scripts:

@@ -47,10 +47,12 @@ def test_warm_run_of_one_linker_imports_no_matrix_classifier_or_yaml(tmp_path):
     assert "linkgate.gate.run" in mods
     assert not {m for m in mods if m.startswith(("linkgate.replay", "linkgate.diagnose", "linkgate.ci",
                                                   "linkgate.workflows", "yaml", "ruamel", "rich"))}
-    # Nor what a configuration without recipes, a journal without caches, the
-    # host name and the packaged wrapper source would otherwise pull in.
+    # Nor what a configuration without recipes, a journal without caches, link
+    # lines (none were linked), the host name and the packaged wrapper source
+    # would otherwise pull in.
     assert not mods & {"linkgate.gate.recipes", "linkgate.cargo.cargoargs", "linkgate.cargo.frontends",
-                       "linkgate.prove.caches", "socket", "importlib.resources", "zipfile", "tempfile"}
+                       "linkgate.gate.linkinputs", "linkgate.prove.caches", "socket", "importlib.resources",
+                       "zipfile", "tempfile"}
     # A clean replay of the recorded links classifies nothing either.
     replay = imported("replay", "smoke", "--linker", "default", cwd=ws)
     assert "linkgate.replay.run" in replay
