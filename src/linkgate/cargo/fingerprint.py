@@ -59,7 +59,11 @@ def read_run_record(path: Path, profile_root: Path) -> RerunRecord | None:
             rec = item["RerunIfChanged"]
             paths += [str(p) for p in rec.get("paths") or []]
             if rec.get("output"):
-                output = profile_root / rec["output"]
+                # Relative to the target directory's root: under --target it starts with the
+                # triple (x86_64-unknown-linux-gnu/release/build/<pkg>-<hash>/output), which
+                # *profile_root* already is; its last four parts are <profile>/build/<dir>/output.
+                parts = Path(str(rec["output"])).parts
+                output = profile_root.joinpath(*parts[-4:]) if len(parts) >= 4 else profile_root / rec["output"]
         elif "RerunIfEnvChanged" in item:
             any_change = False
             env.append(str(item["RerunIfEnvChanged"].get("var")))
