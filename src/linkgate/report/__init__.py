@@ -55,7 +55,8 @@ def render(report: Report, fmt: str, console: Any | None = None) -> str:
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write via a temporary file in the same directory, then os.replace.
+    """Write via a temporary file in the same directory, then os.replace (the
+    file a symlink names; a device or FIFO is written in place).
 
     mkstemp creates the file 0600; a report is for the whole team, so it gets
     the mode a plain ``open(path, "w")`` would: the existing file's mode, or
@@ -64,11 +65,18 @@ def write_atomic(path: str | Path, text: str) -> None:
     import stat
     import tempfile
 
-    target = Path(path)
     try:
-        mode = stat.S_IMODE(target.stat().st_mode)
+        st = os.stat(path)
     except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        # A device, FIFO or terminal (/dev/stdout, /dev/null, a named pipe): written in
+        # place. Renaming over it would put a regular file where the device was.
+        _write_in_place(Path(path), text)
+        return
+    # A symlink stays one: the file it names is replaced, never the link itself.
+    target = Path(os.path.realpath(path))
+    mode = 0o666 & ~_umask() if st is None else stat.S_IMODE(st.st_mode)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as exc:
@@ -86,6 +94,14 @@ def write_atomic(path: str | Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _write_in_place(target: Path, text: str) -> None:
+    try:
+        with open(target, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise OutputError(target, exc) from None
 
 
 class OutputError(LinkgateError):
