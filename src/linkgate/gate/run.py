@@ -83,6 +83,8 @@ class GateResult:
     directives_digest: str | None = None
     recipes: tuple[str, ...] = ()
     context: measure.RunContext | None = None
+    # Every link passed; archive-order = "fail" made it a failure (cargo did not stop at it).
+    archive_order_failed: bool = field(default=False, repr=False)
 
     @property
     def compile_s(self) -> float | None:
@@ -269,6 +271,7 @@ def judge_archive_order(result: GateResult, gate: Gate, found: list[Any], ids: l
     found = diagnose.attach_recipe(found, [o for o in outputs if o is not None])
     if gate.archive_order == "fail":
         result.verdict = LINK_FAILED
+        result.archive_order_failed = True
         result.proven = False
         result.diagnostics = [replace(d, level="error") for d in found]
         result.linker_lines = [ex for d in found for ex in d.examples]

@@ -14,7 +14,8 @@ A linker falls back to a full build in its own target directory, and its
 result says why (``matrix.fallback``), when:
 - the first linker's build did not end in a link verdict (it failed to compile
   or errored), or stopped at a link failure whose recorded links all pass under
-  this linker (cargo never linked the rest);
+  this linker (cargo never linked the rest; not when archive-order = "fail" made
+  the failure of links that all passed);
 - the recording is refused (an input changed since it was recorded, a kept copy
   vanished) or does not show where rustc's sysroot is;
 - a build script's output may depend on the linker: its own source names
@@ -181,7 +182,7 @@ def _relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateR
     res.matrix = matrix_info("replay", built, True, None)
     # The same tree and build as the first linker's: its commit, branch and dirt, its recipes.
     res.context, res.recipes, res.directives_digest = first.context, first.recipes, first.directives_digest
-    if first.verdict == LINK_FAILED and res.verdict == LINKED:
+    if first.verdict == LINK_FAILED and not first.archive_order_failed and res.verdict == LINKED:
         return Fallback(linker, f"the build under {built} stopped at a link failure, so cargo never linked "
                                 f"the rest; every recorded link passed under {linker}, which says nothing of the others")
     _save(recorded, linker, tdir, attempts)

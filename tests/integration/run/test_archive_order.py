@@ -149,3 +149,19 @@ def test_explain_reads_the_order_from_the_link_line_in_the_log(ordersys, tmp_pat
         main(["explain", str(log), "--format", "json"])
         kinds = [d["kind"] for d in json.loads(capsys.readouterr().out)["diagnostics"]]
         assert kinds == ["archive-order"], name
+
+
+def test_archive_order_fail_under_a_matrix_relinks_the_other_linkers(ordersys, capsys):
+    """archive-order = "fail" fails a link cargo completed: the other linkers relink every
+    recorded link (mold links them: a pass of its own), none builds in its own directory."""
+    cfg = ordersys / "linkgate.toml"
+    cfg.write_text(cfg.read_text().replace(
+        'linkers = ["default", "bfd"]', 'linkers = ["default", "bfd", "mold"]\narchive-order = "fail"'))
+    rc, doc = _run(capsys)
+    by = {r["linker"]: r for r in doc["results"]}
+    assert rc == 1
+    assert by["default"]["verdict"] == "link-failed"
+    assert [d["kind"] for d in by["bfd"]["diagnostics"]] == ["archive-order"]
+    assert by["mold"]["verdict"] == "linked", by["mold"]["warnings"]
+    for linker in ("bfd", "mold"):
+        assert by[linker]["matrix"]["replayed"] is True and by[linker]["matrix"]["fallback"] is None, by[linker]
