@@ -43,6 +43,8 @@ class RecordedRun:
     cmake_ran: bool
     env_vars: frozenset[str]  # its rerun-if-env-changed variables
     links: tuple[str, ...]  # its link directives, "key=value"
+    # stems of lib<stem>.so/.a/.dylib with no object of that stem: a source compiled straight into a library
+    libraries: frozenset[str] = frozenset()
 
 
 def read_run(out_dir: Path, env_vars: tuple[str, ...], links: tuple[str, ...]) -> RecordedRun:
@@ -55,10 +57,9 @@ def read_run(out_dir: Path, env_vars: tuple[str, ...], links: tuple[str, ...]) -
                 objects[_object_stem(name)] += 1
             elif (library := _LIBRARY.match(name)) is not None:
                 libraries.add(library.group(1))
-    for stem in libraries:  # only where no object says so already (libcore.a from core.o is one build)
-        if objects[stem] == 0:
-            objects[stem] = 1
-    return RecordedRun(objects, cmake_ran, frozenset(env_vars), links)
+    # Only where no object says so already (libcore.a from core.o is one build).
+    only_library = frozenset(stem for stem in libraries if objects[stem] == 0)
+    return RecordedRun(objects, cmake_ran, frozenset(env_vars), links, only_library)
 
 
 def _object_stem(name: str) -> str:
@@ -93,8 +94,15 @@ class Verdicts:
         matched = {i for i in compiled if run.objects[_source_stem(inputs[i].path)] > 0}
         if not matched:
             # No object matches any source the script names: the objects are named
-            # some other way (or the script compiled nothing), so the run tells nothing.
+            # some other way (or the script compiled nothing), so the run tells nothing
+            # (a library named like one source is then no evidence for the others).
             return Verdicts(frozenset(), frozenset())
+        if run.libraries:
+            # Objects are named after their sources here, so a library named after a source
+            # with no object of its own is that source compiled straight into it.
+            objects = run.objects + Counter(dict.fromkeys(run.libraries, 1))
+            run = RecordedRun(objects, run.cmake_ran, run.env_vars, run.links)
+            matched = {i for i in compiled if run.objects[_source_stem(inputs[i].path)] > 0}
         # An object's name keeps only the source's stem, and libz-sys has an adler32.c in
         # src/zlib and in src/zlib-ng. A file of the script (build.rs, a module) ran when one
         # of its sources with a stem of its own was compiled, and did not when none was.

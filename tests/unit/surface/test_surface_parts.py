@@ -118,3 +118,27 @@ def test_the_file_defining_the_gate_is_not_asked_of_the_filter() -> None:
     s.add_path("linkgate.toml", "defines gate g", config=True)
     assert [p.path for p in s.paths] == ["linkgate.toml"]
     assert check_filter(s, PathFilter(["src/**"], name="f"), ["linkgate.toml", "src/a.c"]) == []
+
+
+def test_a_library_named_after_a_source_counts_only_beside_objects_named_after_sources(tmp_path: Path) -> None:
+    from linkgate.surface.compiles import ScriptInput
+    from linkgate.surface.evidence import Verdicts, read_run
+
+    inputs = [
+        ScriptInput("native/core.c", False, "compiled by build script (argument)", "compiled", 16),
+        ScriptInput("native/deep.c", False, "compiled by build script (argument)", "compiled", 17),
+        ScriptInput("native/gone.c", False, "compiled by build script (argument)", "compiled", 18),
+    ]
+    # core.o names its source; libdeep.so is deep.c compiled straight into a library; gone.c left nothing.
+    built = tmp_path / "built"
+    built.mkdir()
+    for name in ("core.o", "libcore.a", "libdeep.so"):
+        (built / name).write_text("")
+    assert Verdicts.judge(inputs, read_run(built, (), ())).unused == frozenset({2})
+    # Objects named some other way: a library that happens to share a source's stem is no
+    # evidence that the other sources were not compiled.
+    other = tmp_path / "other"
+    other.mkdir()
+    for name in ("obj1.o", "obj2.o", "libdeep.a"):
+        (other / name).write_text("")
+    assert Verdicts.judge(inputs, read_run(other, (), ())) == Verdicts(frozenset(), frozenset())
