@@ -37,6 +37,7 @@ def parse_only(values: Sequence[str]) -> list[tuple[str, str]]:
 
 def load_legs(files: Sequence[str]) -> list[dict[str, Any]]:
     docs = []
+    seen: dict[tuple[str, str], str] = {}
     for name in files:
         path = Path(name)
         try:
@@ -49,6 +50,18 @@ def load_legs(files: Sequence[str]) -> list[dict[str, Any]]:
         if not isinstance(doc, dict) or doc.get("schema") != "linkgate.run/1" or not isinstance(doc.get("results"), list):
             raise UsageError(f"{name}: not a linkgate.run/1 document",
                              hint="pass the files written by `linkgate run --format json --output FILE`")
+        for k, result in enumerate(doc["results"]):
+            if not (isinstance(result, dict) and isinstance(result.get("gate"), str)
+                    and isinstance(result.get("linker"), str) and isinstance(result.get("verdict"), str)):
+                raise UsageError(f"{name}: results[{k}] is not a (gate, linker) result with a verdict",
+                                 hint="pass the files written by `linkgate run --format json --output FILE`")
+            pair = (result["gate"], result["linker"])
+            if pair in seen:
+                raise UsageError(
+                    f"{name}: {pair[0]} [{pair[1]}] is reported again (first in {seen[pair]}); "
+                    "one (gate, linker) counted twice would pass for a leg that did not run",
+                    hint="pass each leg's report once (a leg that ran twice: keep the report of the run to judge)")
+            seen[pair] = name
         docs.append(doc)
     return docs
 

@@ -89,3 +89,27 @@ def test_merge_refuses_a_document_that_is_not_a_run_report(tmp_path: Path, capsy
     bad.write_text('{"schema": "linkgate.prove/1", "controls": []}')
     assert main(["report", "merge", str(bad)]) == 2
     assert "not a linkgate.run/1 document" in capsys.readouterr().err
+
+
+def test_merge_refuses_a_pair_reported_twice_and_a_result_without_gate_or_linker(
+        demo_workspace: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    git_repo(demo_workspace)
+    monkeypatch.chdir(demo_workspace)
+    leg = tmp_path / "default.json"
+    assert run_leg(demo_workspace, "smoke:default", leg) == 0
+    copy = tmp_path / "default-again.json"
+    copy.write_text(leg.read_text())
+    capsys.readouterr()
+    # The same leg twice had merged as "2 of 2 (gate, linker) pairs linked" with bfd never run.
+    assert main(["report", "merge", str(leg), str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert "smoke [default] is reported again" in err and str(leg) in err
+    assert main(["report", "merge", str(leg), str(leg)]) == 2
+    capsys.readouterr()
+    for results in ("[{}]", "[5]", '[{"gate": "smoke", "linker": 3, "verdict": "linked"}]'):
+        bad = tmp_path / "bad.json"
+        bad.write_text('{"schema": "linkgate.run/1", "status": "pass", "results": ' + results + "}")
+        assert main(["report", "merge", str(bad), "--expect", '{"include": []}']) == 2
+        err = capsys.readouterr().err
+        assert "results[0] is not a (gate, linker) result" in err and "internal error" not in err
