@@ -55,6 +55,10 @@ def load_legs(files: Sequence[str]) -> list[dict[str, Any]]:
                     and isinstance(result.get("linker"), str) and isinstance(result.get("verdict"), str)):
                 raise UsageError(f"{name}: results[{k}] is not a (gate, linker) result with a verdict",
                                  hint="pass the files written by `linkgate run --format json --output FILE`")
+            problem = _bad_result(result)
+            if problem:
+                raise UsageError(f"{name}: results[{k}].{problem}",
+                                 hint="pass the files written by `linkgate run --format json --output FILE`")
             pair = (result["gate"], result["linker"])
             if pair in seen:
                 raise UsageError(
@@ -64,6 +68,54 @@ def load_legs(files: Sequence[str]) -> list[dict[str, Any]]:
             seen[pair] = name
         docs.append(doc)
     return docs
+
+
+_VERDICTS = ("linked", "link-failed", "compile-failed", "error")
+_STRINGS = ("failed_targets", "linker_output", "messages", "warnings")
+_DIAG_TEXT = ("hint", "level", "build_script", "symbol", "demangled", "library", "referenced_from", "source",
+              "linker")
+
+
+def _strs(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
+def _bad_result(r: dict[str, Any]) -> str:
+    """What in one leg's result the merged report could not render ("" when nothing):
+    the keys ``linkgate run --format json`` always writes, with their types."""
+    import math
+
+    if r["verdict"] not in _VERDICTS:
+        return f"verdict: {r['verdict'][:40]!r} is not one of {', '.join(_VERDICTS)}"
+    for key in ("proven", "forced_relink"):
+        if not isinstance(r.get(key), bool):
+            return f"{key}: missing or not true/false"
+    d = r.get("duration_s")
+    if isinstance(d, bool) or not isinstance(d, (int, float)) or not math.isfinite(d) or d < 0:
+        return "duration_s: missing or not a finite number of zero or more"
+    for key in _STRINGS:
+        if not _strs(r.get(key)):
+            return f"{key}: missing or not a list of strings"
+    for key in ("linked", "up_to_date"):
+        items = r.get(key)
+        if not (isinstance(items, list) and all(
+                isinstance(a, dict) and isinstance(a.get("path"), str) and isinstance(a.get("target"), str)
+                for a in items)):
+            return f"{key}: missing or not a list of {{target, path}} objects"
+    diags = r.get("diagnostics")
+    if not isinstance(diags, list):
+        return "diagnostics: missing or not a list"
+    for j, diag in enumerate(diags):
+        if not (isinstance(diag, dict) and isinstance(diag.get("kind"), str) and isinstance(diag.get("message"), str)):
+            return f"diagnostics[{j}]: not an object with a kind and a message"
+        if any(diag.get(key) is not None and not isinstance(diag[key], str) for key in _DIAG_TEXT):
+            return f"diagnostics[{j}]: a text field ({', '.join(_DIAG_TEXT)}) is not a string"
+        for rl in diag.get("directives") or []:
+            if not (isinstance(rl, dict) and all(isinstance(rl.get(x), str) for x in ("key", "value", "output_file"))
+                    and isinstance(rl.get("line"), int)
+                    and (rl.get("build_script") is None or isinstance(rl["build_script"], str))):
+                return f"diagnostics[{j}].directives: not a list of {{key, value, output_file, line}} objects"
+    return ""
 
 
 def merge(docs: Sequence[dict[str, Any]], expected: dict[str, Any] | None) -> list[dict[str, Any]]:

@@ -113,3 +113,34 @@ def test_merge_refuses_a_pair_reported_twice_and_a_result_without_gate_or_linker
         assert main(["report", "merge", str(bad), "--expect", '{"include": []}']) == 2
         err = capsys.readouterr().err
         assert "results[0] is not a (gate, linker) result" in err and "internal error" not in err
+
+
+
+BAD_FIELDS = [
+    ("diagnostics", [5]), ("diagnostics", None), ("linked", 5), ("linked", [{"path": 3}]), ("messages", "x"),
+    ("duration_s", "x"), ("duration_s", float("inf")), ("proven", "yes"), ("failed_targets", [None]),
+    ("verdict", "weird"), ("diagnostics", [{"kind": "undefined-symbol", "message": "m", "hint": 5}]),
+    ("diagnostics", [{"kind": "undefined-symbol", "message": "m", "directives": [{"key": "k"}]}]),
+]
+
+
+def test_merge_refuses_a_leg_result_it_could_not_render(
+        demo_workspace: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """Each field the reports read, wrong in a real leg's document, is one message (exit 2) in
+    every format; it was an internal error (KeyError, AttributeError) or a crash in a renderer."""
+    git_repo(demo_workspace)
+    monkeypatch.chdir(demo_workspace)
+    leg = tmp_path / "default.json"
+    assert run_leg(demo_workspace, "smoke:default", leg) == 0
+    bad = tmp_path / "bad.json"
+    for fmt in ("human", "json", "markdown", "github", "junit", "sarif"):
+        assert main(["report", "merge", str(leg), "--format", fmt]) == 0  # as written by run: merged
+        for key, value in BAD_FIELDS:
+            doc = json.loads(leg.read_text())
+            doc["results"][0][key] = value
+            bad.write_text(json.dumps(doc))
+            capsys.readouterr()
+            assert main(["report", "merge", str(bad), "--format", fmt]) == 2, (key, value, fmt)
+            err = capsys.readouterr().err
+            assert f"bad.json: results[0].{key}" in err and "internal error" not in err, (key, value, fmt)
