@@ -140,4 +140,8 @@ def parse_expected(text: str) -> dict[str, Any]:
         raise UsageError(f"--expect: not JSON ({exc})", hint="pass the output of `linkgate matrix`") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("include"), list):
         raise UsageError("--expect: expected {\"include\": [...]} as printed by `linkgate matrix`")
+    for k, leg in enumerate(doc["include"]):
+        if not (isinstance(leg, dict) and isinstance(leg.get("gate"), str) and isinstance(leg.get("linker"), str)):
+            raise UsageError(f"--expect: include[{k}] is not a {{gate, linker}} leg",
+                             hint="pass the output of `linkgate matrix`")
     return doc

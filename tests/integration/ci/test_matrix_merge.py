@@ -144,3 +144,13 @@ def test_merge_refuses_a_leg_result_it_could_not_render(
             assert main(["report", "merge", str(bad), "--format", fmt]) == 2, (key, value, fmt)
             err = capsys.readouterr().err
             assert f"bad.json: results[0].{key}" in err and "internal error" not in err, (key, value, fmt)
+
+
+@pytest.mark.parametrize("plan", ['{"include": [{}]}', '{"include": [5]}', '{"include": [{"gate": 1, "linker": []}]}'])
+def test_merge_refuses_a_plan_whose_legs_are_not_gate_and_linker(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], plan: str) -> None:
+    leg = tmp_path / "leg.json"
+    leg.write_text('{"schema": "linkgate.run/1", "status": "fail", "results": []}')
+    assert main(["report", "merge", str(leg), "--expect", plan]) == 2
+    err = capsys.readouterr().err
+    assert "--expect: include[0] is not a {gate, linker} leg" in err and "internal error" not in err
