@@ -10,11 +10,19 @@ Grammar quirks worked around here (tree-sitter-bash 0.25):
   back as one command with an env prefix; bash sees two statements.
 - ``[[ -n $a && $b = y ]]`` is grouped as ``(-n $a && $b) = y``; test
   expressions are kept as flat token lists and re-parsed by ``conditions``.
+- Code points above U+FFFF (four UTF-8 bytes: emoji, CJK extensions, private
+  planes) make the parser crash the whole process (SIGSEGV, or SIGBUS) on some
+  scripts: found by fuzzing random scripts, with tree-sitter 0.24-0.26 and
+  tree-sitter-bash 0.23-0.25 alike, and never without such characters. The
+  parser reads a copy in which each is four ``.`` (the same byte length, and a
+  plain word character in bash, where ``$.`` is no expansion); words are still
+  read from the real text at the same byte offsets.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from linkgate.workflows.shell.parsewords import WordReader
@@ -31,12 +39,16 @@ _OPERAND_TYPES = {
 _LOOP_TYPES = {"while_statement", "c_style_for_statement", "select_statement"}
 
 
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
 @functools.lru_cache(maxsize=1024)
 def parse_script(text: str) -> Seq:
     from tree_sitter import Parser
 
     data = text.encode("utf-8")
-    tree = Parser(_language()).parse(data)
+    safe = data if text.isascii() else _ASTRAL.sub("....", text).encode("utf-8")
+    tree = Parser(_language()).parse(safe)
     # Node offsets count from the start of the text; the root node's own text starts at its
     # first token, after any leading blank lines, so it cannot be the buffer they index.
     return _Converter(data).seq(tree.root_node.named_children)
