@@ -48,7 +48,42 @@ class LinkRecord:
         return max(0.0, self.ended - self.started)
 
 
+def _strings(value: Any, key: str) -> tuple[str, ...]:
+    if not (isinstance(value, list) and all(isinstance(x, str) for x in value)):
+        raise TypeError(f"{key}: not a list of strings")
+    return tuple(value)
+
+
+def _text(value: Any, key: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{key}: not a string")
+    return value
+
+
+def _check(doc: Any) -> None:
+    """TypeError when a field is of another type than the wrapper writes (a record
+    from another version, or edited): such a record is not evidence."""
+    if not isinstance(doc, dict):
+        raise TypeError("not an object")
+    if not _strings(doc["argv"], "argv") or not isinstance(doc["cwd"], str):
+        raise TypeError("argv or cwd")
+    _text(doc.get("output"), "output")
+    for key in ("gate", "linker", "stderr"):
+        _text(doc.get(key), key)
+    for key in ("args_expanded", "added_args"):
+        if doc.get(key) is not None:
+            _strings(doc[key], key)
+    for key in ("env", "preserved"):
+        value = doc.get(key, {})
+        if not (isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())):
+            raise TypeError(f"{key}: not a map of strings")
+    inputs = doc.get("inputs", [])
+    if not (isinstance(inputs, list) and all(isinstance(i, dict) and isinstance(i.get("path"), str) for i in inputs)):
+        raise TypeError("inputs: not a list of {path, ...} objects")
+
+
 def from_json(doc: dict[str, Any], path: Path) -> LinkRecord:
+    _check(doc)
     return LinkRecord(
         argv=tuple(doc["argv"]), cwd=doc["cwd"], env=dict(doc.get("env", {})),
         started=float(doc["started"]), ended=float(doc["ended"]),

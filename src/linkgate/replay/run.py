@@ -21,7 +21,7 @@ from linkgate import proc
 from linkgate.config import Config, Gate
 from linkgate.errors import LinkgateError
 from linkgate.gate import layout, recording
-from linkgate.gate.linkrecord import LinkRecord, read_ids
+from linkgate.gate.linkrecord import LINKS_DIR, LinkRecord, read_ids
 from linkgate.gate.run import ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact
 from linkgate.replay import command
 
@@ -92,7 +92,18 @@ def load(config: Config, gate: Gate, linker: str) -> Recorded:
     targets = {ln.get("record"): ln.get("target") for ln in state.get("links", [])}
     kinds = {a.get("target"): a.get("kind", "?") for a in state.get("artifacts", [])}
     latest: dict[str, LinkRecord] = {}
-    for rec in read_ids(tdir, [str(i) for i in state.get("records", [])]):
+    ids = [str(i) for i in state.get("records", [])]
+    records = read_ids(tdir, ids)
+    unread = sorted(set(ids) - {rec.path.stem for rec in records})
+    if unread:
+        # A replay of some of the run's links would judge less than the run linked.
+        raise ReplayRefused(
+            f"{len(unread)} of the {len(ids)} link records of the last run of {gate.name!r} under {linker} "
+            f"cannot be read (missing, or not what the recording wrapper writes): "
+            + ", ".join(str(tdir / LINKS_DIR / f"{i}.json") for i in unread[:3]),
+            hint=_again(gate.name, linker),
+        )
+    for rec in records:
         # rustc retries without -fuse-ld=lld when cc rejects it: the last
         # attempt per output is the link that counted.
         if rec.output and not _is_build_script(rec):

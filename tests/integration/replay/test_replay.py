@@ -128,3 +128,30 @@ def test_replay_names_no_path_in_its_deleted_temporary_directory(tmp_path, monke
     out = capsys.readouterr().out
     assert "linkgate-replay-" not in out and "linked link_smoke (test)\n" in out
     assert "their outputs were deleted with the temporary directory" in out
+
+
+@pytest.mark.parametrize("damage", ["argv of another type", "inputs of another type", "truncated", "deleted"])
+def test_replay_refuses_a_run_whose_link_records_cannot_all_be_read(tmp_path, monkeypatch, capsys, damage):
+    """A record skipped as unreadable left a replay of the other links only (a pass judged on
+    less than the run linked), or an internal error when a field had another type."""
+    ws = copy_demo(tmp_path / "ws")
+    set_linkers(ws, ["default"])
+    assert linkgate_json(ws, "run", "-q", monkeypatch=monkeypatch, capsys=capsys)[0] == 0
+    folder = ws / "target/linkgate/smoke/default/linkgate-links"
+    state = json.loads((folder / "last-run.state").read_text())
+    test_link = next(ln["record"] for ln in state["links"] if ln["target"] == "link_smoke")
+    record = folder / f"{test_link}.json"
+    doc = json.loads(record.read_text())
+    if damage == "deleted":
+        record.unlink()
+    elif damage == "truncated":
+        record.write_text(record.read_text()[:100])
+    else:
+        doc["argv" if damage.startswith("argv") else "inputs"] = [5] if damage.startswith("argv") else [None]
+        record.write_text(json.dumps(doc))
+    for command in (["replay", "smoke"], ["sweep", "smoke"]):
+        rc = main(command)
+        err = capsys.readouterr().err
+        assert rc == 3, (command, err)
+        assert "link records of the last run of 'smoke' under default cannot be read" in err, err
+        assert str(record) in err and "internal error" not in err
