@@ -33,8 +33,10 @@ test-deps:
 demo: venv-runtime
 	$(BIN)/linkgate demo
 
+# A worker that crashes (a native extension's segfault) fails the run at once:
+# pytest-xdist's replacement worker after a crash was seen to wait forever.
 test: test-deps venv
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+	$(BIN)/python -m pytest -n 2 --dist loadfile --max-worker-restart=0
 
 lint: venv
 	$(BIN)/python -m mypy
