@@ -126,8 +126,10 @@ def plan(root: Path, cwd: Path) -> tuple[list[PlannedGate], list[str]]:
         raise UsageError(
             f"no package of the workspace at {ws.root} has a build script that emits link directives "
             "(rustc-link-lib, rustc-link-arg, rustc-link-search) or builds a library with cc, cmake or cxx: "
-            "nothing links natively, so there is no link recipe to gate",
-            hint="write a [[gate]] by hand if your link recipe lives elsewhere (docs/configuration.md)",
+            "the workspace has no link recipe of its own for init to gate",
+            hint="init reads only the workspace's own build scripts; if a dependency (a registry -sys "
+                 "crate, say) links native code, write a [[gate]] by hand that links a target using it "
+                 "(docs/configuration.md)",
         )
     if not gates:
         raise UsageError("no target links the packages whose build scripts link natively: "
