@@ -59,11 +59,28 @@ def target_lock(tdir: Path, waiting: Callable[[str], None] | None = None) -> Ite
     then reads what was linked, and a second run in between would see fresh
     units and nothing relinked. The second run waits, then judges a build of
     its own. An unwritable directory gets no lock (cargo reports it)."""
+    try:
+        tdir.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        yield
+        return
+    def say_waiting() -> None:
+        if waiting is not None:
+            waiting(f"waiting for another linkgate run in {tdir}")
+
+    with exclusive_flock(tdir / TARGET_LOCK, create=True, waiting=say_waiting):
+        yield
+
+
+@contextmanager
+def exclusive_flock(path: Path, *, create: bool, waiting: Callable[[], object]) -> Iterator[None]:
+    """Hold an exclusive flock on *path* for the block, calling *waiting* once
+    if another process holds it first. A file that cannot be opened (missing
+    when not *create*, or unwritable) gives no lock: the caller goes on."""
     import fcntl
 
     try:
-        tdir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(tdir / TARGET_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o644)
     except OSError:
         yield
         return
@@ -71,8 +88,7 @@ def target_lock(tdir: Path, waiting: Callable[[str], None] | None = None) -> Ite
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            if waiting is not None:
-                waiting(f"waiting for another linkgate run in {tdir}")
+            waiting()
             fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from linkgate.cargo.fingerprint import RUN_RECORD, package_of, read_run_record
+from linkgate.gate.layout import exclusive_flock
 
 EVERY_PACKAGE = "*"
 
@@ -151,24 +152,13 @@ def _cargo_idle(profile: Path) -> Iterator[None]:
     ends. Waiting for its ``.cargo-lock`` (an flock cargo holds for the whole
     build) means those land before we delete them, never after.
     """
-    import fcntl
     import sys
 
-    lock = profile / ".cargo-lock"
-    try:
-        fd = os.open(lock, os.O_RDWR)
-    except OSError:
+    def waiting() -> None:
+        sys.stderr.write(
+            f"linkgate: waiting for a cargo build still running in {profile} "
+            "(left by an interrupted linkgate) before invalidating its fingerprints\n"
+        )
+
+    with exclusive_flock(profile / ".cargo-lock", create=False, waiting=waiting):
         yield
-        return
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            sys.stderr.write(
-                f"linkgate: waiting for a cargo build still running in {profile} "
-                "(left by an interrupted linkgate) before invalidating its fingerprints\n"
-            )
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
