@@ -54,7 +54,8 @@ from linkgate.gate.run import (
     run_gate,
 )
 from linkgate.replay import command, elfinfo
-from linkgate.replay.run import Attempt, Recorded, RecordedLink, ReplayRefused, archive_order, load, require_fresh
+from linkgate.replay.run import Attempt, Recorded, RecordedLink, ReplayRefused, archive_order, distinct_blocks, load, \
+    require_fresh
 
 MATRIX_DIR = "linkgate-matrix"
 Phase = Callable[[str], None]
@@ -257,15 +258,11 @@ def _result(
         res.failed_targets = sorted({_named(a.link, failed_before) for a in failed})
         lines: list[str] = []
         classified: list[str] = []
-        blocks: list[list[str]] = []
-        for a in failed:
-            block = [ln for ln in a.stderr.splitlines() if ln.strip()]
-            if block not in blocks:
-                blocks.append(block)
-                lines.extend(block)
-                # What rustc says first when a link fails (cargo's path classifies it too).
-                classified.extend([f"linking with `{os.path.basename(a.link.record.argv[0])}` failed: "
-                                   f"exit status: {a.returncode}", *block])
+        for a, block in distinct_blocks(failed, [a.stderr for a in failed]):
+            lines.extend(block)
+            # What rustc says first when a link fails (cargo's path classifies it too).
+            classified.extend([f"linking with `{os.path.basename(a.link.record.argv[0])}` failed: "
+                               f"exit status: {a.returncode}", *block])
         res.linker_lines = lines
         res.diagnostics = diagnostics_for(classified, recorded.build_scripts, failed[0].args, failed[0].link.record.cwd)
     else:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from linkgate import proc
 from linkgate.config import Config, Gate
@@ -160,6 +160,22 @@ def require_same_tree(recorded: Recorded) -> None:
         )
 
 
+T = TypeVar("T")
+
+
+def distinct_blocks(items: Sequence[T], stderrs: Sequence[str]) -> list[tuple[T, list[str]]]:
+    """Each failed link's non-blank stderr lines, once per distinct text: the same
+    error from several links of one build is told once."""
+    out: list[tuple[T, list[str]]] = []
+    seen: list[list[str]] = []
+    for item, stderr in zip(items, stderrs):
+        block = [ln for ln in stderr.splitlines() if ln.strip()]
+        if block not in seen:
+            seen.append(block)
+            out.append((item, block))
+    return out
+
+
 def require_fresh(recorded: Recorded) -> None:
     """Refuse a replay that would not link what the gate links now: an input of the
     recorded links changed (named), or the tree the recording was made from did."""
@@ -219,13 +235,7 @@ def result_of(recorded: Recorded, attempts: Sequence[Attempt], started: float) -
     if failed:
         res.verdict = LINK_FAILED
         res.failed_targets = sorted({f"{a.link.target} ({a.link.kind})" for a in failed})
-        lines: list[str] = []
-        blocks: list[list[str]] = []
-        for a in failed:
-            block = [ln for ln in a.stderr.splitlines() if ln.strip()]
-            if block not in blocks:
-                blocks.append(block)
-                lines.extend(block)
+        lines = [ln for _, block in distinct_blocks(failed, [a.stderr for a in failed]) for ln in block]
         res.linker_lines = lines
         res.diagnostics = diagnostics(lines, recorded, failed[0])
     else:
