@@ -90,6 +90,10 @@ MOVED_TO_TRAINING = {
     # 2026-12-01, issue 19: a Windows (pwsh) step's `--features="x"` kept its quotes in the feature
     # name; the PowerShell reader now removes quotes inside a word (shapes/pwsh, windows.yml:43).
     "duckdb/duckdb-rs": "quotes inside a PowerShell word are removed",
+    # 2026-12-01, issue 19: `poetry run maturin develop --release` in a justfile recipe was not read, so
+    # two links of connectorx-python's default set were missed and a false link-only-on-schedule followed;
+    # commands run through poetry/uv/pipenv/pdm/hatch/rye/conda `run` are now read (shapes/maturin, wheels.yml:29).
+    "sfu-db/connector-x": "commands run by `poetry run`, `uv run` and the like are read",
 }
 
 COMMITS = {

@@ -55,6 +55,10 @@ def test_maturin_commands_and_the_action_build_the_extension_with_pyproject_feat
         # `pip install -e .` of a maturin project: a PEP 517 build, pyproject features.
         ("maturin", "build", ("build", "--release", "--features", "python"), ["python"], "", f"{w}:28", True,
          False, {}),
+        # Run in the project's environment by poetry and uv (their own options skipped).
+        ("maturin", "build", ("develop", "--release", "--features", "python"), ["python"], "", f"{w}:29", True,
+         False, {}),
+        ("maturin", "build", ("build", "-F", "cuda"), ["cuda"], "", f"{w}:30", True, False, {}),
     ]
     assert doc["invocations"][1]["via"] == [f"{w}:13 pyproject.toml [tool.maturin] adds --features python"]
     assert findings(doc) == []

@@ -24,6 +24,19 @@ _WRAPPERS: dict[str, set[str]] = {
     "stdbuf": {"-i", "-o", "-e"}, "xvfb-run": {"-n", "-s", "-e", "-f", "-p", "--server-num", "--error-file"},
     "timeout": {"-s", "-k", "--signal", "--kill-after"},
 }
+# Python environment managers whose `run` runs a command in the project's environment
+# (`poetry run maturin develop`, `uv run --with maturin maturin build`): the options of
+# theirs that take a value. One that changes the directory (`--directory`, `-C`,
+# `--project`) is not followed: the command is left unread rather than placed wrongly.
+_ENV_RUNNERS: dict[str, set[str]] = {
+    "poetry": {"-E", "--extras", "--with", "--without", "--only"},
+    "uv": {"--with", "--with-requirements", "--with-editable", "-p", "--python", "--extra", "--group",
+           "--env-file", "--index", "--index-url", "--extra-index-url", "--package", "--only-group", "--no-group"},
+    "pipenv": set(), "pdm": {"-p", "--venv"}, "hatch": {"-e", "--env"}, "rye": set(),
+    "conda": {"-n", "--name", "-p", "--prefix"}, "mamba": {"-n", "--name", "-p", "--prefix"},
+    "micromamba": {"-n", "--name", "-p", "--prefix"},
+}
+_MOVES_DIRECTORY = {"-C", "--directory", "--project", "-P", "--cwd", "--root"}
 # Their output is known when their arguments are, so `$(dirname "$0")` is.
 _PURE = {"echo", "printf", "pwd", "dirname", "basename"}
 _QUIET = {"true", ":", "false", "set", "shopt", "trap", "alias", "umask", "ulimit", "wait", "hash", "type",
@@ -219,6 +232,11 @@ def _unwrap(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
                 fields = fields[1:]
         elif head in ("docker", "podman") and len(fields) > 2 and fields[1].text in ("run", "exec"):
             fields = _container(fields, prefix)
+        elif head in _ENV_RUNNERS and len(fields) > 2 and fields[1].known and fields[1].text == "run":
+            rest = _env_runner(fields[2:], _ENV_RUNNERS[head])
+            if rest is None:
+                break
+            fields = rest
         elif head in _WRAPPERS:
             if head == "command" and len(fields) > 1 and fields[1].text in ("-v", "-V"):
                 return []
@@ -235,6 +253,18 @@ def _unwrap(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
         else:
             break
     return fields
+
+
+def _env_runner(rest: list[Val], takes: set[str]) -> list[Val] | None:
+    """The command after ``poetry run``/``uv run``'s own options; None when an option moves the directory."""
+    while rest and rest[0].known and rest[0].text.startswith("-"):
+        flag, eq, _ = rest[0].text.partition("=")
+        if flag in _MOVES_DIRECTORY:
+            return None
+        if flag == "--":
+            return rest[1:]
+        rest = rest[2:] if flag in takes and not eq else rest[1:]
+    return rest
 
 
 def _container(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
