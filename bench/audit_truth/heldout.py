@@ -110,6 +110,10 @@ COMMITS = {
     # Added 2026-12-01 to replace the two repositories moved to training (written before linkgate ran on them).
     "sfu-db/connector-x": "6ec222942fd0fc92b0ee300cb0d2d0529e3dc3bf",
     "cberner/redb": "599626be21ad8f58f9b737c9caaba7d6454e8333",
+    # Added 2026-12-01 (second session) to replace sfu-db/connector-x, moved to training; written by hand by
+    # engineers who never ran linkgate, before it was first run on them.
+    "huggingface/tokenizers": "3ba8ad0061a885baf052bbb7bbd22857e73e0c4e",
+    "mlua-rs/mlua": "dc24217320680635e1563e91818bc5aff9bf3ecd",
 }
 
 
@@ -531,6 +535,341 @@ rb += [inv("coverage", RB, 190, "install", True, ["default"]),  # cargo-llvm-cov
 
 # ==== end of repositories
 
+# ---- huggingface/tokenizers (tokenizers links the Oniguruma C library (onig -> onig_sys, a default feature) and
+# esaxx-rs's C++ suffix array (esaxx_fast, default); bindings/python is a pyo3 cdylib built with maturin (CI.yml and
+# python-release.yml through PyO3/maturin-action, python.yml and benchmarks.yml with `maturin develop`, docs-check.yml
+# with `pip install -e .`); bindings/node is a napi cdylib (build.rs: napi_build::setup) built by `yarn build`, the
+# package.json script `napi build --platform --release`; Windows legs run their steps under pwsh; a self-hosted runner
+# group (benchmarks.yml); Makefiles in tokenizers/ and bindings/python/ run cargo test / cargo run)
+# Written by hand on 2026-12-01 before linkgate was run on it. There is no root Cargo.toml: tokenizers/,
+# bindings/python/, bindings/python/tools/stub-gen/ and bindings/node/ are separate packages (each its own workspace
+# root); the bindings depend on ../../tokenizers by path with its default features. Every Cargo.lock is git-ignored
+# (`**/Cargo.lock`). tokenizers-python's features: default = [ext-module, abi3], ext-module = [pyo3/extension-module];
+# its pyproject.toml [tool.maturin] features = ["pyo3/extension-module", "abi3"]. node and stub-gen have no features.
+# Conventions decided here (each a rule a reviewer can check):
+# - Feature labels in the comparison form: a feature the default set already enables, directly or through another
+#   of its features, adds nothing. So a maturin build of bindings/python without --features (pyproject features
+#   pyo3/extension-module, abi3: both enabled by default's ext-module and abi3) is "default", and `--all-features`
+#   on tokenizers-python (its whole table is ext-module, abi3, default) or on node / stub-gen (no features) is
+#   "default" too. tokenizers' own --all-features (http, rustls-tls, unstable_wasm are not default) is "all features".
+# - python.yml:91/:121 branch on `python -c 'import sys; sys.exit(0 if sys._is_gil_enabled() else 1)'`: decided as on
+#   GitHub per matrix.python (3.14 has the GIL: then-branch; 3.14t is free-threaded: else-branch), like the other
+#   shell conditions of this file ("decided as on GitHub's hosted runners").
+# - napi build (package.json:47, reached by `yarn build [--target T] [--cross-compile]`) is one "build" invocation,
+#   links=True (node is a cdylib), at the package.json line, features of the node package ("default"). With
+#   --cross-compile napi runs the same cargo build through cargo-zigbuild: still "build". The node-release leg with
+#   `docker:` runs its `yarn build` inside addnab/docker-run-action's `run:` input: listed the same way.
+# - obi1kenobi/cargo-semver-checks-action (rust.yml:108) runs `cargo semver-checks check-release --manifest-path
+#   ./tokenizers/Cargo.toml`, which builds rustdoc JSON of tokenizers (no link): listed at the `uses:` line as
+#   "semver-checks", links=False. With no feature input it uses cargo-semver-checks' default heuristic: every feature
+#   except those named unstable/nightly/bench/no_std or prefixed _, unstable-, unstable_ (here unstable_wasm), the
+#   implicit features of optional dependencies included; in comparison form "fancy-regex,hf-hub,http,rustls-tls".
+# - `cargo audit` and `cargo readme` are listed under their own subcommand, links=False, "default" (as ground_truth.py
+#   lists cargo audit); `cargo test --doc` links (each doctest is a linked executable).
+# - python-release.yml's build job `needs: [lock_exists]`, whose `cat Cargo.lock` fails at this commit (Cargo.lock is
+#   git-ignored), so the job cannot run; its invocations are listed anyway (the workflow as written; the audit reads
+#   workflows, not run outcomes).
+# - Not listed: maturin-action `command: sdist` (CI.yml:165, python-release.yml:178) and `command: upload`
+#   (CI.yml:195), which build nothing; the reusable workflows of huggingface/doc-builder (build_documentation.yml,
+#   build_pr_documentation.yml, docs_backfill.yml, ...), which live in another repository (docs_backfill's
+#   `pre_command` input with `pip install -e .[dev]` runs inside that workflow, on a checkout of an older tag); the
+#   `maturin develop --release` the stub-gen binary spawns itself (a Rust program, not read, as for xtask).
+# (commit: COMMITS above)
+
+TKW = ".github/workflows/"
+TK_RS, TK_PY, TK_NO, TK_CI, TK_DC, TK_BE, TK_NR, TK_PR, TK_RR = (TKW + n for n in (
+    "rust.yml", "python.yml", "node.yml", "CI.yml", "docs-check.yml", "benchmarks.yml", "node-release.yml",
+    "python-release.yml", "rust-release.yml"))
+TK_MK, TK_PYMK, TK_PJ = "tokenizers/Makefile", "bindings/python/Makefile", "bindings/node/package.json"
+TK_SEMVER = "fancy-regex,hf-hub,http,rustls-tls"
+tk = []
+
+# rust.yml (push to main, pull_request): tokenizers/ (a library with tests, benches, examples)
+for os in ["ubuntu-latest", "windows-latest", "macOS-latest"]:
+    m = {"os": os}
+    ubuntu, windows = os == "ubuntu-latest", os == "windows-latest"
+    tk.append(inv("build", TK_RS, 47, "build", True, ["default"], m))  # --all-targets: tests, benches, examples link
+    if ubuntu:
+        tk += [inv("build", TK_RS, 54, "fmt", False, ["default"], m),
+               inv("build", TK_RS, 58, "fmt", False, ["default"], m)]
+    tk.append(inv("build", TK_RS, 61, "clippy", False, ["all features"], m))
+    if not windows:
+        # `make test HF=...` in ./tokenizers (rust.yml:85): the data files (hf download), then `cargo test`
+        tk.append(inv("build", TK_MK, 31, "test", True, ["default"], m))
+    else:
+        tk += [inv("build", TK_RS, 90, "test", True, ["default"], m),  # --lib (pwsh)
+               inv("build", TK_RS, 94, "test", True, ["default"], m)]  # --doc (pwsh)
+    tk.append(inv("build", TK_RS, 97, "audit", False, ["default"], m))
+    if ubuntu:
+        tk += [inv("build", TK_RS, 104, "readme", False, ["default"], m),  # cargo-readme reads lib.rs, compiles nothing
+               inv("build", TK_RS, 108, "semver-checks", False, [TK_SEMVER], m)]
+
+# python.yml (push to main, pull_request; paths-ignore bindings/node/**): bindings/python
+for py in ["3.14", "3.14t"]:
+    # windows-latest, pwsh: cargo build --target i686-pc-windows-msvc of the cdylib
+    tk.append(inv("build_win_32", TK_PY, 39, "build", True, ["default"], {"python": py}))
+for os in ["ubuntu-latest", "macos-latest"]:
+    for py in ["3.14", "3.14t"]:
+        m = {"os": os, "python": py}
+        canonical = os == "ubuntu-latest" and py == "3.14"
+        if canonical:
+            tk.append(inv("build_and_test", TK_PY, 75, "fmt", False, ["default"], m))
+        tk.append(inv("build_and_test", TK_PY, 78, "clippy", False, ["default"], m))  # --all-features == default here
+        if py == "3.14":
+            tk += [inv("build_and_test", TK_PY, 92, "build", True, ["default"], m),  # maturin develop --release
+                   # `make test` (python.yml:122): test-py (pytest), then test-rs's `cargo test --no-default-features`
+                   inv("build_and_test", TK_PYMK, 54, "test", True, ["no default features"], m)]
+        else:
+            # maturin develop --release --no-default-features --features ext-module; then `make test-py` (no cargo)
+            tk.append(inv("build_and_test", TK_PY, 94, "build", True, ["ext-module (no default)"], m))
+        if canonical:
+            # `make check-style` (python.yml:137): cargo run --manifest-path ./tools/stub-gen/Cargo.toml (a binary)
+            tk.append(inv("build_and_test", TK_PYMK, 34, "run", True, ["default"], m))
+tk += [inv("audit", TK_PY, 159, "generate-lockfile", False, ["default"]),
+       inv("audit", TK_PY, 162, "audit", False, ["default"])]
+
+# node.yml (push to main, pull_request; paths-ignore bindings/python/**): bindings/node on ubuntu-latest.
+# `yarn install`, `yarn lint` (eslint) and `make test` (npm run test -> jest) run no cargo.
+tk += [inv("build_and_test", TK_PJ, 47, "build", True, ["default"]),  # `yarn build` (node.yml:44): napi build
+       inv("build_and_test", TK_NO, 47, "fmt", False, ["default"]),  # actions-rs/cargo: the uses: line
+       inv("build_and_test", TK_NO, 53, "clippy", False, ["default"])]  # --all-features on a package without features
+
+# CI.yml (maturin generate-ci; push to main/master and tags, pull_request, workflow_dispatch): PyO3/maturin-action,
+# command build (default), args --release --out dist --manifest-path bindings/python/Cargo.toml, no --features:
+# pyproject's pyo3/extension-module, abi3 ("default").
+for arch, target in [("x86_64", "x86_64-unknown-linux-gnu"), ("x86", "i686-unknown-linux-gnu"),
+                     ("aarch64", "aarch64-unknown-linux-gnu"), ("armv7", "armv7-unknown-linux-gnueabihf"),
+                     ("s390x", "s390x-unknown-linux-gnu"), ("ppc64le", "powerpc64le-unknown-linux-gnu"),
+                     ("riscv64", "riscv64gc-unknown-linux-gnu")]:
+    tk.append(inv("linux", TK_CI, 54, "build", True, ["default"],
+                  {"platform": {"runner": "ubuntu-latest", "arch": arch, "target": target}}))
+for target in ["x86_64", "x86", "aarch64", "armv7"]:
+    tk.append(inv("musllinux", TK_CI, 85, "build", True, ["default"],
+                  {"platform": {"runner": "ubuntu-latest", "target": target}}))
+for runner, target, arch in [("windows-latest", "x64", "x64"), ("windows-latest", "x86", "x86"),
+                             ("windows-11-arm", "aarch64", "arm64")]:
+    tk.append(inv("windows", TK_CI, 118, "build", True, ["default"],
+                  {"platform": {"runner": runner, "target": target, "architecture": arch}}))
+for runner, target in [("macos-15-intel", "x86_64"), ("macos-14", "aarch64")]:
+    tk.append(inv("macos", TK_CI, 144, "build", True, ["default"], {"platform": {"runner": runner, "target": target}}))
+
+# docs-check.yml (push to main, pull_request): `pip install -e .` in bindings/python, a maturin project (PEP 660
+# build: `maturin build --release` there, pyproject features). `make clean && make html_all` runs sphinx only.
+tk.append(inv("build", TK_DC, 29, "build", True, ["default"]))
+
+# benchmarks.yml (push to main with on.push.paths tokenizers/**, bindings/python/**, the workflow; workflow_dispatch
+# from benchmark-trigger.yml's /benchmark comment). Both jobs run on the runner group aws-general-8-plus.
+tk += [inv("benchmark", TK_BE, 99, "bench", True, ["default"]),  # if: github.event_name == 'push'
+       inv("benchmark", TK_BE, 106, "bench", True, ["default"]),  # if: github.event_name == 'workflow_dispatch'
+       # maturin develop --release --manifest-path Cargo.toml in bindings/python (pyproject features)
+       inv("benchmark-python", TK_BE, 269, "build", True, ["default"])]
+
+# node-release.yml (tags v*): `${{ matrix.settings.build }}` (node-release.yml:107, or the docker leg's
+# docker-run-action run: at :118) runs `yarn build --target T [--cross-compile]` -> package.json:47.
+TK_NR_SETTINGS = [
+    {"host": "macos-latest", "target": "x86_64-apple-darwin",
+     "build": "yarn build --target x86_64-apple-darwin\nstrip -x *.node\n"},
+    {"host": "macos-latest", "target": "aarch64-apple-darwin",
+     "build": "yarn build --target aarch64-apple-darwin\nstrip -x *.node\n"},
+    {"host": "windows-latest", "target": "x86_64-pc-windows-msvc", "build": "yarn build --target x86_64-pc-windows-msvc"},
+    {"host": "windows-latest", "target": "i686-pc-windows-msvc", "build": "yarn build --target i686-pc-windows-msvc"},
+    {"host": "windows-latest", "target": "aarch64-pc-windows-msvc",
+     "build": "yarn build --target aarch64-pc-windows-msvc"},
+    {"host": "ubuntu-latest", "target": "x86_64-unknown-linux-gnu",
+     "docker": "ghcr.io/napi-rs/napi-rs/nodejs-rust:lts-debian@sha256:"
+               "6f910fc8a723a1eeab2483d2302e8c1fabe36e54c51eb0da27fafd5c3083e08c",
+     "build": "set -e\nyarn build --target x86_64-unknown-linux-gnu\nstrip *.node\n"},
+    {"host": "ubuntu-latest", "target": "x86_64-unknown-linux-musl",
+     "build": "yarn build --target x86_64-unknown-linux-musl --cross-compile"},
+    {"host": "ubuntu-latest", "target": "aarch64-unknown-linux-gnu",
+     "build": "yarn build --target aarch64-unknown-linux-gnu --cross-compile"},
+    {"host": "ubuntu-latest", "target": "aarch64-unknown-linux-musl",
+     "build": "yarn build --target aarch64-unknown-linux-musl --cross-compile"},
+    {"host": "ubuntu-latest", "target": "armv7-unknown-linux-gnueabihf",
+     "build": "yarn build --target armv7-unknown-linux-gnueabihf --cross-compile"},
+    {"host": "ubuntu-latest", "target": "aarch64-linux-android", "build": "yarn build --target aarch64-linux-android"},
+    {"host": "ubuntu-latest", "target": "armv7-linux-androideabi",
+     "build": "yarn build --target armv7-linux-androideabi"}]
+for s in TK_NR_SETTINGS:
+    tk.append(inv("build", TK_PJ, 47, "build", True, ["default"], {"settings": s}))
+# universal-macOS (lipo) and publish (napi create-npm-dirs, napi artifacts, npm publish) run no cargo.
+
+# python-release.yml (tags v*): PyO3/maturin-action in ./bindings/python, args --release --out dist --interpreter X,
+# plus `--no-default-features --features ext-module` when matrix.flavor == 'ft'; otherwise pyproject features.
+TK_PR_INCLUDE = [
+    {"os": "ubuntu", "platform": "linux"},
+    {"os": "windows", "ls": "dir", "interpreter": "3.14"},
+    {"os": "windows", "ls": "dir", "target": "x86_64", "python-architecture": "x64", "python-install": "3.14",
+     "interpreter": "3.14"},
+    {"os": "windows", "ls": "dir", "target": "i686", "python-architecture": "x86", "python-install": "3.14",
+     "interpreter": "3.14"},
+    {"os": "windows-11-arm", "ls": "dir", "target": "aarch64", "python-architecture": "arm64", "python-install": "3.14",
+     "interpreter": "3.14"},
+    {"os": "macos", "target": "aarch64", "interpreter": "3.14"},
+    {"os": "ubuntu", "platform": "linux", "target": "i686"},
+    {"os": "ubuntu", "platform": "linux", "target": "aarch64"},
+    {"os": "ubuntu", "platform": "linux", "target": "armv7", "interpreter": "3.14"},
+    {"os": "ubuntu", "platform": "linux", "target": "x86_64", "manylinux": "musllinux_1_1"},
+    {"os": "ubuntu", "platform": "linux", "target": "aarch64", "manylinux": "musllinux_1_1"},
+    {"os": "ubuntu", "platform": "linux", "target": "ppc64le", "interpreter": "3.14"},
+    {"os": "ubuntu", "platform": "linux", "target": "s390x", "interpreter": "3.14"},
+    {"os": "ubuntu", "platform": "linux", "target": "x86_64", "manylinux": "auto", "flavor": "ft"},
+    {"os": "ubuntu", "platform": "linux", "target": "aarch64", "manylinux": "auto", "flavor": "ft"},
+    {"os": "ubuntu", "platform": "linux", "target": "x86_64", "manylinux": "musllinux_1_1", "flavor": "ft"},
+    {"os": "ubuntu", "platform": "linux", "target": "aarch64", "manylinux": "musllinux_1_1", "flavor": "ft"},
+    {"os": "macos", "target": "x86_64", "manylinux": "auto", "flavor": "ft", "python-install": "3.14t"},
+    {"os": "macos", "target": "aarch64", "manylinux": "auto", "flavor": "ft", "python-install": "3.14t"},
+    {"os": "windows", "ls": "dir", "target": "x86_64", "manylinux": "auto", "python-architecture": "x64",
+     "python-install": "3.14t", "flavor": "ft"}]
+for m in expand({"os": ["ubuntu", "macos", "windows"], "target": ["x86_64", "aarch64"], "manylinux": ["auto"],
+                 "flavor": ["abi3"]},
+                exclude=[{"os": "windows", "target": "aarch64"}], include=TK_PR_INCLUDE):
+    fs = "ext-module (no default)" if m.get("flavor") == "ft" else "default"
+    tk.append(inv("build", TK_PR, 145, "build", True, [fs], m))  # 20 legs; job needs lock_exists (see above)
+
+# rust-release.yml (tags v*): cargo publish in ./tokenizers (step if: the ref has no 'rc'); verifies a library build.
+tk.append(inv("rust_publish", TK_RR, 30, "publish", False, ["default"]))
+
+TOKENIZERS_INVOCATIONS = tk
+
+TKFINDINGS = [
+    # tokenizers' --all-features (http, rustls-tls, unstable_wasm with fancy-regex) is only linted by clippy
+    # (rust.yml:61); every linking command builds tokenizers with its default set (the bindings depend on it by path
+    # with default features).
+    {"rule": "never-linked", "subject": "all features"},
+    # The semver-checks action's heuristic set (rust.yml:108) is only documented (rustdoc JSON); no job links
+    # tokenizers with http / rustls-tls / fancy-regex.
+    {"rule": "never-linked", "subject": TK_SEMVER},
+    # benchmarks.yml: both jobs link (cargo bench, maturin develop) on the runner group aws-general-8-plus (not
+    # GitHub-hosted) and set no timeout-minutes.
+    {"rule": "no-timeout", "subject": "benchmarks/benchmark"},
+    {"rule": "no-timeout", "subject": "benchmarks/benchmark-python"},
+]
+# Judged false, not listed:
+# - never-linked for tokenizers-python's `--all-features` (python.yml:78) and node's (node.yml:53): equal to their
+#   default sets, which maturin / napi builds link; "no default features" and "ext-module (no default)" of
+#   tokenizers-python are linked by `cargo test` (Makefile:54) and maturin develop (python.yml:94).
+# - paths filters: python.yml ignores bindings/node/** and node.yml bindings/python/**, neither of which the other
+#   binding builds read; benchmarks.yml's on.push.paths covers tokenizers/** and bindings/python/** (all manifests,
+#   rust-toolchain files and bindings/python/.cargo/config.toml its builds read; no root Cargo.toml exists). The only
+#   build script, bindings/node/build.rs, is built by node.yml and node-release.yml, whose filters do not miss it.
+# - link-only-on-schedule: every set linked by a tag-only workflow (node-release, python-release) is also linked on
+#   pull requests (node.yml, python.yml, CI.yml).
+
+# ---- mlua-rs/mlua (Lua bindings; mlua-sys's build script compiles vendored Lua 5.1-5.5/LuaJIT/Luau C and C++ sources
+# (lua-src, luajit-src, luau0-src, cc) or finds a system Lua with pkg-config; many feature sets per Lua version; Windows
+# legs run under `shell: bash` and, in test_modules_windows, under `msys2 {0}`; cargo tarpaulin reads tarpaulin.toml)
+# Added 2026-12-01, written by hand before linkgate was run on it, from main.yml, coverage.yml, docs.yml and typos.yml
+# (no cargo), Cargo.toml, mlua-sys/Cargo.toml, tests/module/{,loader/}Cargo.toml and tarpaulin.toml. No script, justfile,
+# Makefile or cargo alias is called; the only .cargo/config.toml files (tests/module/loader, examples/module) hold
+# rustflags, no [alias]. The root package `mlua` (workspace root with members mlua_derive, mlua-sys; no default-members)
+# is a library with no default features: `cargo build` there selects mlua alone and links nothing; `cargo test` links.
+# tests/module is its own workspace (test_module, a cdylib, and member loader = module_loader, whose test links).
+# Every runner is GitHub-hosted; no workflow has a paths filter. Conventions added here:
+# - `cargo tarpaulin` with a tarpaulin.toml at the root and no --config/--ignore-config runs one tarpaulin run per
+#   table of that file (tarpaulin's ConfigWrapper::from -> check_for_configs -> get_config_vec), each a `cargo test`
+#   build with the table's `features` (the command line gives none to merge): one entry per distinct feature set at the
+#   line of the `cargo` word, `count` = how many tables give that set (the *_with_memory_limit tables differ only in
+#   rustflags), as redb's repeated recipes use count.
+# - `shell: msys2 {0}` (the job's defaults.run.shell, setup-msys2's wrapper) runs the script with MSYS2's bash: read as
+#   bash (subshells, `cd`), not as pwsh.
+# - test_wasm32_emscripten installs the wasm32-unknown-emscripten target but its `cargo test` gives no --target and
+#   no config sets build.target: host tests, listed as they are written.
+MLUA_LUAS = ["lua55", "lua54", "lua53", "lua52", "lua51", "luajit", "luau", "luau-jit", "luau-vector4"]
+MLUA_TARGETS = [{"os": "ubuntu-latest", "target": "x86_64-unknown-linux-gnu"},
+                {"os": "macos-latest", "target": "aarch64-apple-darwin"},
+                {"os": "windows-latest", "target": "x86_64-pc-windows-msvc"}]
+ML, MLC, MLD = (".github/workflows/" + n for n in ("main.yml", "coverage.yml", "docs.yml"))
+# (commit: COMMITS above)
+
+
+def mlfs(*names):
+    """A feature label as the audit prints it: sorted, comma-joined (mlua has no default features)."""
+    return ",".join(sorted(",".join(names).split(",")))
+
+
+MLUA_FULL = "vendored,async,serde,macros,anyhow,userdata-wrappers"  # + the Lua feature, + send where written
+ml = []
+# build (main.yml:5): os x rust x lua, include adds target per os; steps under `shell: bash` (Windows too)
+for m in expand({"os": ["ubuntu-latest", "macos-latest", "windows-latest"], "rust": ["stable"], "lua": MLUA_LUAS},
+                include=MLUA_TARGETS):
+    lua = m["lua"]
+    ml += [inv("build", ML, 29, "build", False, [mlfs(lua, "vendored")], m),
+           inv("build", ML, 30, "build", False, [mlfs(lua, MLUA_FULL)], m),
+           inv("build", ML, 31, "build", False, [mlfs(lua, MLUA_FULL, "send")], m)]
+    if m["os"] == "ubuntu-latest" and lua != "lua55":  # pkg-config step, default shell bash on ubuntu
+        ml.append(inv("build", ML, 38, "build", False, [lua], m))
+for lua in ["lua55", "lua54", "lua53", "lua52", "lua51", "luajit"]:
+    ml.append(inv("build_aarch64_cross_ubuntu", ML, 59, "build", False, [mlfs(lua, MLUA_FULL, "send")], {"lua": lua}))
+for lua in ["lua55", "lua54", "lua53", "lua52", "lua51"]:
+    ml.append(inv("build_armv7_cross_ubuntu", ML, 81, "build", False, [mlfs(lua, MLUA_FULL, "send")], {"lua": lua}))
+# test (main.yml:84): 3 os x 2 rust x 10 lua (luajit52 added), include adds target
+for m in expand({"os": ["ubuntu-latest", "macos-latest", "windows-latest"], "rust": ["stable", "nightly"],
+                 "lua": ["lua55", "lua54", "lua53", "lua52", "lua51", "luajit", "luajit52", "luau", "luau-jit",
+                         "luau-vector4"]}, include=MLUA_TARGETS):
+    lua = m["lua"]
+    ml += [inv("test", ML, 109, "test", True, [mlfs(lua, "vendored")], m),
+           inv("test", ML, 110, "test", True, [mlfs(lua, MLUA_FULL)], m),
+           inv("test", ML, 111, "test", True, [mlfs(lua, MLUA_FULL, "send")], m)]
+    if m["os"] == "macos-latest" and lua == "lua55":  # `TRYBUILD=overwrite cargo test ...`: the cargo word's line
+        ml += [inv("test", ML, 116, "test", True, [mlfs(lua, "vendored")], m),
+               inv("test", ML, 117, "test", True, [mlfs(lua, "vendored,async,send,serde,macros")], m)]
+for m in expand({"os": ["ubuntu-latest"], "rust": ["nightly"], "lua": MLUA_LUAS}, include=MLUA_TARGETS[:1]):
+    lua = m["lua"]
+    ml += [inv("test_with_sanitizer", ML, 141, "test", True, [mlfs(lua, "vendored,async,serde,macros,anyhow")], m),
+           inv("test_with_sanitizer", ML, 142, "test", True, [mlfs(lua, MLUA_FULL, "send")], m)]
+for m in expand({"os": ["ubuntu-latest"], "rust": ["nightly"], "lua": MLUA_LUAS}, include=MLUA_TARGETS[:1]):
+    ml.append(inv("test_with_memory_limit", ML, 168, "test", True, [mlfs(m["lua"], MLUA_FULL, "send")], m))
+# test_modules: `(cd tests/module && cargo build --release ...)` builds test_module (a cdylib: links) with its own
+# feature lua (-> mlua/lua + mlua's `module`); `(cd tests/module/loader && cargo test ...)` tests module_loader.
+for m in expand({"os": ["ubuntu-latest", "macos-latest"], "rust": ["stable"],
+                 "lua": ["lua55", "lua54", "lua53", "lua52", "lua51", "luajit"]}, include=MLUA_TARGETS[:2]):
+    ml += [inv("test_modules", ML, 196, "build", True, [m["lua"]], m),
+           inv("test_modules", ML, 197, "test", True, [mlfs(m["lua"], "vendored")], m)]
+# test_modules_windows (runs-on windows-latest, defaults.run.shell `msys2 {0}`): the loader without vendored links the
+# MSYS2 system Lua (mlua reached with {lua} alone)
+for lua in ["lua55", "lua54", "luajit"]:
+    ml += [inv("test_modules_windows", ML, 218, "build", True, [lua], {"lua": lua}),
+           inv("test_modules_windows", ML, 219, "test", True, [lua], {"lua": lua})]
+for lua in ["lua55", "lua54", "lua53", "lua52", "lua51", "luau"]:
+    ml += [inv("test_wasm32_emscripten", ML, 240, "test", True, [mlfs(lua, "vendored")], {"lua": lua}),
+           inv("test_wasm32_emscripten", ML, 241, "test", True, [mlfs(lua, MLUA_FULL)], {"lua": lua})]
+for lua in ["lua55", "lua54", "lua53", "lua52", "lua51"]:
+    ml += [inv("test_wasm32_wasip2", ML, 275, "test", True, [mlfs(lua, "vendored")], {"lua": lua}),
+           inv("test_wasm32_wasip2", ML, 276, "test", True,
+               [mlfs(lua, "vendored,serde,macros,anyhow,userdata-wrappers")], {"lua": lua})]
+ml.append(inv("rustfmt", ML, 286, "fmt", False, ["default"]))
+for lua in MLUA_LUAS:  # giraffate/clippy-action: the uses: line; clippy_flags give the features
+    ml.append(inv("clippy", ML, 300, "clippy", False, [mlfs(lua, MLUA_FULL, "send")], {"lua": lua}))
+# coverage.yml (on: push, any branch; container xd009642/tarpaulin on ubuntu-latest): `cargo +nightly tarpaulin --tests`
+# runs tarpaulin.toml's seven tables: lua55 and lua55_with_memory_limit, lua55_non_send, lua51 and
+# lua51_with_memory_limit, luau and luau_with_memory_limit.
+ml += [inv("test", MLC, 17, "tarpaulin", True, [mlfs("lua55", MLUA_FULL, "send")], count=2),
+       inv("test", MLC, 17, "tarpaulin", True, [mlfs("lua55", MLUA_FULL)]),
+       inv("test", MLC, 17, "tarpaulin", True, [mlfs("lua51,vendored,async,send,serde,macros")], count=2),
+       inv("test", MLC, 17, "tarpaulin", True, [mlfs("luau,async,send,serde,macros")], count=2)]
+# docs.yml (push to main, workflow_dispatch): `cargo +nightly doc --no-deps --features ...` (continued on line 33)
+ml.append(inv("build", MLD, 32, "doc", False, [mlfs("lua55", MLUA_FULL, "send")]))
+
+# Findings. Checked only: main.yml:38's pkg-config builds `cargo build --features "<lua>"` (ubuntu legs, lua != lua55)
+# select mlua with the Lua feature alone. Every linking command of mlua adds `vendored` (test, sanitizer, memory limit,
+# emscripten, wasip2, test_modules' loader), or more (tarpaulin's luau table: async,luau,macros,send,serde), or `module`
+# (test_module's cdylib reaches mlua with {lua, module}), except test_modules_windows's loader (main.yml:219), which
+# reaches mlua through its path dependency with {lua55}, {lua54} or {luajit} alone: those three are linked. So mlua's
+# lua53, lua52, lua51, luau, luau-jit and luau-vector4 are never linked. (For luau, `vendored` changes only mlua-sys's
+# build-dependencies, not the Luau build, but the set differs as cargo sees it, as redb's `std` note says.)
+# lua51, lua52 and lua53 are also test_module's own feature names, and test_module's sets are linked (main.yml:196, a
+# cdylib): those three findings carry the file and line of the check to tell mlua's set apart (as ort-web's `default`).
+# Every other checked set is linked: the build, cross-compile, clippy and docs sets (lua,vendored; the six-feature set
+# with and without send) are all tested by the test job for each Lua in them.
+# Not findings: coverage.yml alone links async,lua51,macros,send,serde,vendored and async,luau,macros,send,serde, but
+# it runs on every push, default branch included (no `branches`), so those links are not schedule-only. No paths
+# filters (no filter-misses-*); every runner is GitHub-hosted (no no-timeout; coverage's container runs on
+# ubuntu-latest); no shared target directory is configured.
+ML_FINDINGS = [{"rule": "never-linked", "subject": s, "file": ML, "line": 38} for s in ["lua51", "lua52", "lua53"]] + [
+    {"rule": "never-linked", "subject": s} for s in ["luau", "luau-jit", "luau-vector4"]]
+
+
 FINDINGS: dict[str, list[dict[str, Any]]] = {
     # metal is only checked (rust-ci.yml:29). The cuda job runs on the runner group aws-g5-4xlarge-cache
     # (self-hosted GPU machines) with no timeout-minutes.
@@ -616,6 +955,8 @@ FINDINGS: dict[str, list[dict[str, Any]]] = {
     # the `std` feature is read only by build.rs, so this set compiles the same code as the default one, but no
     # job links it) and for thumbv7em no_std (ci.yml:141, :144). Every other set is linked by
     # test_all_no_sandbox, maturin develop or the wasm tests. All runners are GitHub-hosted; no paths filters.
+    "huggingface/tokenizers": TKFINDINGS,
+    "mlua-rs/mlua": ML_FINDINGS,
     "cberner/redb": [{"rule": "never-linked", "subject": s} for s in [
         "no default features", "experimental-api-5 (no default)",
         "experimental-api-5,experimental_cursor,logging (no default)"]],
@@ -634,4 +975,6 @@ INVOCATIONS: dict[str, list[dict[str, Any]]] = {
     "Rust-SDL2/rust-sdl2": sd,
     "sfu-db/connector-x": cx,
     "cberner/redb": rb,
+    "huggingface/tokenizers": tk,
+    "mlua-rs/mlua": ml,
 }
