@@ -114,6 +114,8 @@ COMMITS = {
     # engineers who never ran linkgate, before it was first run on them.
     "huggingface/tokenizers": "3ba8ad0061a885baf052bbb7bbd22857e73e0c4e",
     "mlua-rs/mlua": "dc24217320680635e1563e91818bc5aff9bf3ecd",
+    # Added 2026-12-01 (second session) to replace huggingface/tokenizers, moved to training; written the same way.
+    "KyleMayes/clang-sys": "0b404336abbacc5d34df70af981ff5a338206bfe",
 }
 
 
@@ -870,6 +872,58 @@ ML_FINDINGS = [{"rule": "never-linked", "subject": s, "file": ML, "line": 38} fo
     {"rule": "never-linked", "subject": s} for s in ["luau", "luau-jit", "luau-vector4"]]
 
 
+# ---- KyleMayes/clang-sys (libclang bindings; build.rs (with build/dynamic.rs, build/static.rs) finds libclang with
+# llvm-config or LIBCLANG_PATH and emits rustc-link-lib=dylib=clang, or static=clang* + LLVM libraries under `static`;
+# under `runtime` it links nothing and libloading opens libclang at run time. `links = "clang"`. Windows legs run their
+# steps under pwsh (GitHub's default shell there); a pwsh `&&` chain; a matrix value that is a list (matrix.clang[1]);
+# a second, standalone package (bindgen-test, a binary) run with --manifest-path)
+# Written by hand on 2026-12-01 before linkgate was run on it, from ci.yml and ssh.yml (workflow_dispatch; tmate only,
+# no cargo), Cargo.toml and bindgen-test/Cargo.toml. No script, justfile, Makefile, package.json or .cargo/config.toml
+# exists; no rust-toolchain file; Cargo.lock is git-ignored. The root package `clang-sys` (no [workspace], a library
+# with tests) has no `default` feature: clang_3_5 .. clang_20_0 (each enabling the one before), runtime (libloading),
+# static, libcpp. bindgen-test/ is its own workspace root (the root manifest has no [workspace]); a binary
+# (src/main.rs) with no [features], whose build-dependency bindgen reaches clang-sys through `[patch.crates-io]
+# clang-sys = { path = ".." }` (a registry dependency patched to the path, not a path dependency of the manifest).
+# ci.yml runs on pushes and pull requests to master (the default branch), no paths filter; every runner GitHub-hosted.
+# Conventions decided here (each a rule a reviewer can check):
+# - Windows legs (windows-latest, no `shell:`) run ci.yml:36 under pwsh, where `&&` is PowerShell 7's pipeline-chain
+#   operator: the four commands run as in bash, each listed at line 36.
+# - `cargo update -p libc --precise X` is listed as "update", links=False, "default" (as ground_truth.py lists
+#   `cargo update`): `-p` names a dependency to re-pin, not a package to build.
+# - Feature labels as written and sorted: `--features "clang_14_0 runtime"` is "clang_14_0,runtime"; no default
+#   feature exists, so no "(no default)" and nothing is folded into a default set (clang_14_0 implying clang_13_0 ..
+#   clang_3_5 is not spelled out).
+# - The matrix value `clang: [["14.0", "clang_14_0"]]` is one value, a list: the combination carries it as a list.
+# (commit: COMMITS above)
+CS = ".github/workflows/ci.yml"
+cs = []
+# test (ci.yml:12): os x clang (one list value) x rust (one value)
+for m in expand({"os": ["macos-latest", "ubuntu-latest", "windows-latest"], "clang": [["14.0", "clang_14_0"]],
+                 "rust": ["1.60.0"]}):
+    # `cargo generate-lockfile && cargo update -p libc --precise 0.2.163 && cargo update -p glob --precise 0.3.2
+    #  && cargo update -p libloading --precise 0.8.8`, one line
+    cs += [inv("test", CS, 36, "generate-lockfile", False, ["default"], m),
+           inv("test", CS, 36, "update", False, ["default"], m, count=3),
+           # cargo test --verbose --features ${{ matrix.clang[1] }} -- --nocapture: links libclang (dynamic)
+           inv("test", CS, 39, "test", True, ["clang_14_0"], m),
+           # cargo test --verbose --features "${{ matrix.clang[1] }} runtime" -- --nocapture
+           inv("test", CS, 41, "test", True, ["clang_14_0,runtime"], m)]
+# test-bindgen (ci.yml:42, ubuntu-latest, no matrix): cargo run of the bindgen-test binary (its own package, no features)
+cs.append(inv("test-bindgen", CS, 59, "run", True, ["default"]))
+
+# Findings: none judged true.
+# - never-linked: the only sets a compiling command gives clang-sys are clang_14_0 and clang_14_0,runtime, and both
+#   are the sets of the `cargo test` commands that link them (ci.yml:39, :41), on every leg. bindgen-test's "default"
+#   is linked by its own `cargo run` (ci.yml:59). `cargo generate-lockfile` and `cargo update` (ci.yml:36) resolve
+#   the lockfile and compile nothing: they check no set, so clang-sys's "default" (built by no command) is no finding.
+# - link-only-on-schedule: no schedule, no branch-limited push that misses master; ssh.yml runs no cargo.
+# - filter-misses-surface / filter-misses-manifest: no paths, paths-ignore or paths-filter anywhere.
+# - no-timeout: every runner (macos-latest, ubuntu-latest, windows-latest) is GitHub-hosted.
+# - shared-target-dir: no CARGO_TARGET_DIR or --target-dir is set.
+# - unresolved: every cargo word is plain and every value (matrix.clang[1]) is known.
+CS_FINDINGS = []
+
+
 FINDINGS: dict[str, list[dict[str, Any]]] = {
     # metal is only checked (rust-ci.yml:29). The cuda job runs on the runner group aws-g5-4xlarge-cache
     # (self-hosted GPU machines) with no timeout-minutes.
@@ -957,6 +1011,7 @@ FINDINGS: dict[str, list[dict[str, Any]]] = {
     # test_all_no_sandbox, maturin develop or the wasm tests. All runners are GitHub-hosted; no paths filters.
     "huggingface/tokenizers": TKFINDINGS,
     "mlua-rs/mlua": ML_FINDINGS,
+    "KyleMayes/clang-sys": CS_FINDINGS,
     "cberner/redb": [{"rule": "never-linked", "subject": s} for s in [
         "no default features", "experimental-api-5 (no default)",
         "experimental-api-5,experimental_cursor,logging (no default)"]],
@@ -977,4 +1032,5 @@ INVOCATIONS: dict[str, list[dict[str, Any]]] = {
     "cberner/redb": rb,
     "huggingface/tokenizers": tk,
     "mlua-rs/mlua": ml,
+    "KyleMayes/clang-sys": cs,
 }
