@@ -94,6 +94,12 @@ MOVED_TO_TRAINING = {
     # two links of connectorx-python's default set were missed and a false link-only-on-schedule followed;
     # commands run through poetry/uv/pipenv/pdm/hatch/rye/conda `run` are now read (shapes/maturin, wheels.yml:29).
     "sfu-db/connector-x": "commands run by `poetry run`, `uv run` and the like are read",
+    # 2026-12-01, issue 19: `napi build` (package.json scripts of Node addons) was not read (15 links missed,
+    # a false never-linked for the addon); a `dep/feature` that a default feature names, and --all-features
+    # on a package whose features are all default, were not folded into `default`; --manifest-path was taken
+    # from the repository root instead of the working directory (shapes/npm-scripts, shapes/feature-sets).
+    # bench/audit_truth.py now also matches the comparison form the audit's tables print.
+    "huggingface/tokenizers": "napi build; default-enabled dep/features; --manifest-path from the working directory",
 }
 
 COMMITS = {

@@ -79,7 +79,8 @@ class FeatureSet:
 
 
 def feature_sets(repo: Path, cwd: str, call: CargoCall) -> tuple[FeatureSet, ...]:
-    manifest = _manifest_features(repo, posixpath.normpath(call.manifest_path or posixpath.join(cwd, "Cargo.toml")))
+    # --manifest-path is relative to the working directory, as cargo reads it.
+    manifest = _manifest_features(repo, posixpath.normpath(posixpath.join(cwd, call.manifest_path or "Cargo.toml")))
     # With an empty `default`, --no-default-features changes nothing: one set, not two.
     trivial_default = manifest is not None and not manifest[1]
 
@@ -107,19 +108,22 @@ def _as_cargo_sees(fs: FeatureSet, manifest: tuple[tuple[str, ...], tuple[str, .
     if manifest is None or fs.unknown:
         return fs
     names, _default, table = manifest
+    if fs.no_default and not fs.all:
+        return fs
+    enabled = _closure(dict(table), {"default"})
     if fs.all:
         if not names:
             return fs
-        return FeatureSet(names, False, False, written=fs)
-    if fs.no_default:
-        return fs
-    enabled = _closure(dict(table), {"default"})
+        # Every feature, the default ones included: what is left beyond the default set.
+        return FeatureSet(tuple(n for n in names if n not in enabled), False, False, written=fs)
     kept = tuple(f for f in fs.features if f not in enabled)
     return fs if kept == fs.features else FeatureSet(kept, False, False, written=fs)
 
 
 def _closure(table: dict[str, tuple[str, ...]], start: set[str]) -> set[str]:
-    """The features of this package that *start* turns on (not those of dependencies)."""
+    """What *start* turns on: this package's features, and the `dep/feature` entries they
+    name (so `--features pyo3/extension-module` adds nothing when a default feature names
+    it); a weak `dep?/feature` is not the same as `dep/feature` and is left out."""
     seen: set[str] = set()
     todo = list(start)
     while todo:
@@ -127,7 +131,11 @@ def _closure(table: dict[str, tuple[str, ...]], start: set[str]) -> set[str]:
         if f in seen or f not in table:
             continue
         seen.add(f)
-        todo.extend(e for e in table[f] if "/" not in e and not e.startswith("dep:"))
+        for e in table[f]:
+            if "/" in e and "?/" not in e and not e.startswith("dep:"):
+                seen.add(e)
+            elif "/" not in e and not e.startswith("dep:"):
+                todo.append(e)
     return seen
 
 
@@ -135,7 +143,10 @@ def _closure(table: dict[str, tuple[str, ...]], start: set[str]) -> set[str]:
 def _manifest_features(
     repo: Path, manifest: str
 ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]] | None:
-    """(feature names but default, members of default, the whole table) of a package manifest."""
+    """(feature names but default, members of default, the whole table) of a package manifest
+    (None for one outside the repository: an absolute path, or one above it)."""
+    if manifest.startswith(("/", "..")):
+        return None
     try:
         data = tomllib.loads((repo / manifest).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

@@ -82,6 +82,11 @@ FRONT_ENDS: tuple[FrontEnd, ...] = (
              "else ./Cargo.toml) and link the extension cdylib; features from -F/--features, else pyproject's "
              "[tool.maturin] features (read in workflows/frontcmd.py); `build` and `develop` are dev unless "
              "-r/--release, `publish` is release; `sdist` and `list-python` build nothing"),
+    FrontEnd("napi", "program",
+             "napi-rs/napi-rs cli: `napi build` runs `cargo build` of the Node addon (a cdylib, linked) with "
+             "[--release] [--target T] [--features/-F X] [--no-default-features] [--all-features] "
+             "[--manifest-path P] [-p PKG]; with --cross-compile or --zig the same build goes through "
+             "cargo-zigbuild or cargo-xwin; arguments after `--` go to cargo; other subcommands build nothing"),
     FrontEnd("cargo-zigbuild", "program",
              "rust-cross/cargo-zigbuild: `cargo-zigbuild build ARGS` is `cargo zigbuild build ARGS`, a `cargo build` "
              "with zig as the linker"),
@@ -210,6 +215,8 @@ def _maturin_words(argv: tuple[str, ...] | list[str]) -> list[str]:
 
 def runs_cargo(argv: tuple[str, ...] | list[str]) -> bool:
     name = program(argv)
+    if name == "napi":
+        return len(argv) > 1 and argv[1] == "build"
     if name == "wasm-pack":
         return len(argv) > 1 and argv[1] in ("build", "test")
     if name == "maturin":
@@ -233,6 +240,8 @@ def cargo_argv(argv: tuple[str, ...] | list[str]) -> tuple[str, ...]:
         return ("cargo", "zigbuild", *argv[2:]) if argv[1] == "build" else ("cargo", *argv[1:])
     if name == "cargo" and len(argv) > 2 and argv[1] == "ndk":
         return _ndk(argv)
+    if name == "napi" and len(argv) > 1 and argv[1] == "build":
+        return _napi_cargo(list(argv[2:]))
     if name != "wasm-pack" or len(argv) < 2:
         return tuple(argv)
     sub = argv[1]
@@ -296,6 +305,37 @@ def _maturin_cargo(words: list[str]) -> tuple[str, ...]:
             if name in ("-m", "--manifest-path", "-F", "--features", "--target", "--profile", "--target-dir"):
                 out += [{"-m": "--manifest-path", "-F": "--features"}.get(name, name), value]
     return ("cargo", "build", "--lib", *(["--release"] if release else []), *out)
+
+
+# `napi build`'s options that take a value and are its own, not cargo's.
+_NAPI_VALUE = {"--cwd", "--cargo-cwd", "--config", "-c", "--config-path", "--js", "--dts", "--cargo-name",
+               "--cargo-flags", "--pipe", "--js-package-name", "--output-dir", "-o", "--dts-header",
+               "--dts-header-file", "--const-enum", "--esm", "--target-dir"}
+
+
+def _napi_cargo(words: list[str]) -> tuple[str, ...]:
+    """`napi build ARGS` as the `cargo build` it runs (the addon, a linked cdylib)."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word == "--":
+            out += words[i:]
+            break
+        name, eq, value = word.partition("=")
+        if name in ("-r", "--release", "--all-features", "--no-default-features", "--locked", "--frozen",
+                    "--offline"):
+            out.append({"-r": "--release"}.get(name, name))
+        elif name in ("-t", "--target", "-F", "--features", "-p", "--package", "--manifest-path", "--profile",
+                      "--bin"):
+            if not eq and i < len(words):
+                value = words[i]
+                i += 1
+            out += [{"-t": "--target", "-F": "--features", "-p": "--package"}.get(name, name), value]
+        elif name in _NAPI_VALUE and not eq:
+            i += 1
+    return ("cargo", "build", *out)
 
 
 def _ndk(argv: tuple[str, ...] | list[str]) -> tuple[str, ...]:

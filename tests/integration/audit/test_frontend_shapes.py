@@ -124,9 +124,14 @@ def test_package_scripts_run_with_pre_scripts_and_in_their_directory(tmp_path: P
          {}),
         ("wasm-pack", "build", ("build", "--target", "web"), ["default"], "web", "web/package.json:4", True, False,
          {}),
+        # A Node addon: `napi build` is the cargo build of a cdylib (`napi artifacts`, line 21, builds nothing).
+        ("napi", "build", ("build", "--platform", "--release", "-F", "addon", "--target", "x86_64-unknown-linux-gnu"),
+         ["addon"], "node", "node/package.json:5", True, False, {}),
     ]
     assert [i["via"][0] for i in doc["invocations"][3:]] == [f"{WF}:16 yarn --cwd web build",
-                                                              f"{WF}:17 pnpm run build"]
+                                                              f"{WF}:17 pnpm run build",
+                                                              f"{WF}:19 yarn build --target x86_64-unknown-linux-gnu"]
+    assert findings(doc) == []
 
 
 def test_zigbuild_and_ndk_run_the_cargo_build_they_wrap(tmp_path: Path) -> None:
@@ -241,6 +246,11 @@ def test_feature_sets_are_compared_per_package_as_cargo_enables_them(tmp_path: P
         (["cuda"], ["app: cuda"]), (["cuda,webui"], ["app: cuda"]),
         # --all-features is c's whole table.
         (["all features"], ["c: x,y"]), (["x,y"], ["c: x,y"]),
+        # d's default feature `ext` names b/cuda: both are on already. --all-features on a
+        # package whose every feature is default is the default set.
+        (["b/cuda,ext"], ["d: default"]), (["all features"], ["d: default"]),
+        # --manifest-path is read from the working directory.
+        (["webui"], ["app: default"]),
     ]
     # Linking b's cuda does not link a's; app's and c's checked sets are linked.
     assert findings(doc) == [
@@ -255,4 +265,4 @@ def test_the_human_table_has_one_row_per_package_and_set(tmp_path: Path) -> None
     out = tmp_path / "audit.md"
     main(["audit", "--repo", str(repo), "--format", "markdown", "--output", str(out)])
     rows = [line.split(" | ")[0] for line in out.read_text().splitlines() if line.startswith("| `")]
-    assert rows == ["| `a: cuda`", "| `app: cuda`", "| `b: cuda`", "| `c: x,y`"]
+    assert rows == ["| `a: cuda`", "| `app: cuda`", "| `app: default`", "| `b: cuda`", "| `c: x,y`", "| `d: default`"]
