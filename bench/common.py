@@ -19,7 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "src")], check=True)
 DEMO = ROOT / "src" / "linkgate" / "data" / "demo"
-LINKGATE = [sys.executable, "-m", "linkgate"]
+# The console script, as users and CI run it (`python -m` adds runpy's start-up);
+# `python -m linkgate` where linkgate is not installed as a script.
+_SCRIPT = Path(sys.executable).with_name("linkgate")
+LINKGATE = [str(_SCRIPT)] if _SCRIPT.is_file() else [sys.executable, "-m", "linkgate"]
 
 
 def workspace(linkers: str = '["default"]', extra: str = "") -> Path:

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import sys
+from linkgate.cli import entry
 
-from linkgate.cli import main
-
-sys.exit(main())
+entry()

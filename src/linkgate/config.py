@@ -37,12 +37,16 @@ _RESERVED_CARGO_FLAGS = ("--message-format", "--target-dir")
 
 @dataclass(frozen=True)
 class PathsFrom:
+    """A gate's ``paths-from``: the workflow filter its trigger paths come from."""
+
     workflow: str
     filter: str
 
 
 @dataclass(frozen=True)
 class Control:
+    """A negative control of a gate: a mutation the gate must catch."""
+
     name: str
     file: str
     delete: str | None = None
@@ -76,6 +80,8 @@ class Control:
 
 @dataclass(frozen=True)
 class Gate:
+    """A ``[[gate]]`` of linkgate.toml: what to build, under which linkers, with its controls."""
+
     name: str
     cargo: tuple[str, ...] | None = None
     command: tuple[str, ...] | None = None
@@ -108,6 +114,8 @@ class Gate:
 
 @dataclass(frozen=True)
 class AuditIgnore:
+    """An ``[[audit.ignore]]`` entry: a finding the user accepted, with the reason."""
+
     finding: str
     reason: str
     match: str | None = None
@@ -115,6 +123,8 @@ class AuditIgnore:
 
 @dataclass(frozen=True)
 class AuditConfig:
+    """The ``[audit]`` table: severities by rule, and the findings ignored."""
+
     severity: Mapping[str, str] = field(default_factory=dict)
     ignore: tuple[AuditIgnore, ...] = ()
 
@@ -143,12 +153,16 @@ class Recipe:
 
 @dataclass(frozen=True)
 class CiConfig:
+    """The ``[ci]`` table: where the generated job installs linkgate from."""
+
     install: str | None = None     # what the CI job pip-installs linkgate from
     install_line: int | None = None
 
 
 @dataclass(frozen=True)
 class Config:
+    """A loaded linkgate.toml: its gates, audit, recipe and ci settings, and where it lives."""
+
     path: Path
     root: Path
     gates: tuple[Gate, ...]

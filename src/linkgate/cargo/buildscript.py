@@ -57,6 +57,8 @@ class Directive:
 
 @dataclass(frozen=True)
 class BuildScriptOutput:
+    """A build script's recorded output: the directives it printed, and where."""
+
     package_id: str | None
     out_dir: Path
     output_file: Path

@@ -23,6 +23,8 @@ RUN_RECORD = "run-build-script-build-script-build.json"
 
 @dataclass(frozen=True)
 class RerunRecord:
+    """What cargo recorded of a build script's last run: its output and the paths it watches."""
+
     package: str  # package name, from the directory name
     fingerprint_dir: Path
     output_file: Path | None  # the build script's recorded stdout

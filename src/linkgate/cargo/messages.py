@@ -32,6 +32,8 @@ _SHARED_SUFFIXES = (".so", ".dylib", ".dll")
 
 @dataclass(frozen=True)
 class Artifact:
+    """A ``compiler-artifact`` message: a unit cargo built, and its files."""
+
     package_id: str
     target: str
     kind: str
@@ -74,6 +76,8 @@ class Artifact:
 
 @dataclass(frozen=True)
 class CompilerError:
+    """An error rustc reported for a unit, as cargo relays it."""
+
     package_id: str
     target: str
     kind: str
@@ -85,6 +89,8 @@ class CompilerError:
 
 @dataclass(frozen=True)
 class BuildScriptRun:
+    """A ``build-script-executed`` message: the libraries and paths a build script named."""
+
     package_id: str
     out_dir: str
     linked_libs: tuple[str, ...]
@@ -93,6 +99,8 @@ class BuildScriptRun:
 
 @dataclass
 class BuildLog:
+    """What cargo's JSON messages of one build said: artifacts, errors, build scripts, success."""
+
     artifacts: list[Artifact] = field(default_factory=list)
     errors: list[CompilerError] = field(default_factory=list)
     build_scripts: list[BuildScriptRun] = field(default_factory=list)

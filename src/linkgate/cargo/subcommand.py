@@ -67,6 +67,8 @@ BUILTIN = LINKING | {n for n in NOT_LINKING if n not in ("udeps", "expand", "sem
 
 @dataclass(frozen=True)
 class Judgement:
+    """Whether a cargo command line links, after aliases, and why."""
+
     links: bool | None  # None: linkgate cannot tell before building
     subcommand: str  # the resolved subcommand (after aliases and forwarding)
     reason: str  # why it does not link, or why linkgate cannot tell; "" when it links

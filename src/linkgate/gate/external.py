@@ -27,6 +27,8 @@ RECORD = "external-inputs.state"  # not *.json: read_records globs those
 
 @dataclass(frozen=True)
 class ExternalChange:
+    """A file outside the workspace a build script linked from that vanished or changed since."""
+
     package_id: str
     path: str
     why: str  # "vanished" or "changed"

@@ -21,6 +21,8 @@ from linkgate.errors import ToolNotFound
 
 @dataclass(frozen=True)
 class Linker:
+    """A linker linkgate can select: its rustc flags and the program it needs."""
+
     name: str
     rustflags: tuple[str, ...]
     program: str | None  # executable that must be on PATH, if any

@@ -18,6 +18,8 @@ LINKS_DIR = "linkgate-links"
 
 @dataclass(frozen=True)
 class LinkRecord:
+    """One link as the recording wrapper saw it: the linker's command line, its inputs and its result."""
+
     argv: tuple[str, ...]          # the real linker's argv, argv[0] the driver (cc, ...)
     cwd: str
     env: dict[str, str]            # the variables that can change a link (PATH, LIBRARY_PATH, ...)

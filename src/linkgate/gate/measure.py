@@ -21,6 +21,8 @@ from linkgate.gate.linkrecord import LINKS_DIR
 
 @dataclass(frozen=True)
 class RunContext:
+    """Where a run happened: runner, host, and the commit, branch and dirty flag of the tree."""
+
     runner: str | None       # $RUNNER_NAME (GitHub Actions, also self-hosted), else None
     host: str | None
     commit: str | None

@@ -38,6 +38,8 @@ Progress = Callable[[str, "BuildLog | None"], None]
 
 @dataclass(frozen=True)
 class LinkedArtifact:
+    """An executable or library a gate's build linked."""
+
     target: str
     kind: str
     path: str
@@ -49,6 +51,8 @@ class LinkedArtifact:
 
 @dataclass
 class GateResult:
+    """The verdict of one (gate, linker) pair and its evidence: what linked, what failed, and why."""
+
     gate: str
     linker: str
     verdict: str

@@ -33,6 +33,8 @@ _SHOWN = 3
 
 @dataclass(frozen=True)
 class StaleScript:
+    """A build script cargo did not rerun although a file it reads changed."""
+
     package: str       # name, as cargo's unit directories spell it
     package_dir: Path
     changed: tuple[str, ...]  # paths relative to package_dir, newest first, at most _SHOWN

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class RunRecord:
+    """One history row: a (gate, linker) run or a negative control, where, when and what it cost."""
+
     run_id: str                      # unique per (invocation, gate, linker[, control]); import key
     kind: str                        # "run" or "prove"
     gate: str

@@ -80,6 +80,8 @@ def write_bytes_atomic(path: Path, data: bytes, mode: int) -> None:
 
 @dataclass(frozen=True)
 class Entry:
+    """A file a control mutated: its original bytes and both digests, enough to restore it."""
+
     path: str  # relative to the repository root
     original: bytes
     original_sha256: str

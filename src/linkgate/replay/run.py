@@ -201,6 +201,20 @@ def attempt(
     return Attempt(link, done.returncode, done.stdout, done.stderr, str(out), time.monotonic() - t0, used)
 
 
+def attempt_all(links: Sequence[RecordedLink], scratch: Path, extras: Sequence[Sequence[str]]) -> list[Attempt]:
+    """Each link with its extra arguments, side by side (their outputs are apart: one
+    directory per link), as cargo runs a package's links; in the order given."""
+    plans = []
+    for i, (link, extra) in enumerate(zip(links, extras)):
+        own = scratch / str(i)
+        own.mkdir()
+        out = own / os.path.basename(link.record.output or "out")
+        plans.append((link, out, command.build(link.record, str(out), scratch=own, extra=extra)))
+    done = proc.run_many([proc.Job(tuple(cmd.argv), cmd.cwd, cmd.env) for _, _, cmd in plans])
+    return [Attempt(link, c.returncode, c.stdout, c.stderr, str(out), seconds, tuple(link.record.args))
+            for (link, out, _), (c, seconds) in zip(plans, done)]
+
+
 def diagnostics(lines: list[str], recorded: Recorded, failed: Attempt | None = None) -> list[Any]:
     """Classified as ``run`` classifies; *failed*'s command line tells which archives stood in which order."""
     from linkgate import diagnose
@@ -273,10 +287,8 @@ def replay_gate(config: Config, gate: Gate, linker: str) -> GateResult:
     require_fresh(recorded)
     with tempfile.TemporaryDirectory(prefix="linkgate-replay-") as tmp:
         # The wrapper added --warn-backrefs to lld links; a replay does the same.
-        attempts = [
-            attempt(link, Path(tmp), extra=recording.backrefs_flag(link.record.args, link.record.linker_program))
-            for link in recorded.links
-        ]
+        attempts = attempt_all(recorded.links, Path(tmp), [
+            recording.backrefs_flag(link.record.args, link.record.linker_program) for link in recorded.links])
         result = result_of(recorded, attempts, started)
         if result.verdict == LINKED:
             judge_archive_order(result, gate, *archive_order(attempts))
