@@ -66,9 +66,12 @@ class RepositoryLock:
         else:
             what = "is building in"
             hint = "wait for it to finish; prove would mutate files under its build"
-        plural = "es" if "," in pids else ""
         which = f" (pid {pids})" if pids else ""
-        return LockHeld(f"another linkgate process{plural}{which} {what} {self.root}", hint=hint)
+        if "," in pids:  # several readers
+            who, what = "other linkgate processes", what.replace("is ", "are ", 1)
+        else:
+            who = "another linkgate process"
+        return LockHeld(f"{who}{which} {what} {self.root}", hint=hint)
 
     def release(self) -> None:
         if self._fd is not None:

@@ -144,9 +144,13 @@ def require_same_tree(recorded: Recorded) -> None:
     now = recording.tree_state(recorded.cwd)
     if now is None or now.get("key") != recorded.tree.get("key"):
         was, is_ = str(recorded.tree.get("commit", "?"))[:12], str((now or {}).get("commit", "?"))[:12]
-        what = (f"HEAD is {is_}, the recording was made at {was}" if was != is_
-                else f"files differ from the tree it was made from ({(now or {}).get('changed', '?')} changed or "
-                     "untracked now)")
+        if was != is_:
+            what = f"HEAD is {is_}, the recording was made at {was}"
+        elif (now or {}).get("changed") == 0:
+            what = "it was made with uncommitted changes, and the checkout is clean now"
+        else:
+            what = (f"files differ from the tree it was made from ({(now or {}).get('changed', '?')} changed or "
+                    "untracked now)")
         raise ReplayRefused(
             f"cannot replay {recorded.gate!r} under {recorded.linker}: the checkout changed since the links were "
             f"recorded ({what}); a replay would judge the recorded tree, not this one", hint=again,

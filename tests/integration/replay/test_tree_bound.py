@@ -104,3 +104,14 @@ def test_a_lib_several_packages_print_must_name_its_package(repo, capsys):
     (c,) = doc["controls"]
     # Only ordsys's -lm is dropped (app's stays): the mutation names that one build script.
     assert "ordsys/build.rs" in c["mutation"] and "app/build.rs" not in c["mutation"], c
+
+
+def test_a_recording_of_a_dirty_tree_says_the_checkout_is_clean_now(repo, capsys):
+    readme = repo / "NOTES.txt"
+    readme.write_text("a change nobody committed\n")
+    assert main(["run", "-q", "--linker", "bfd"]) == 0
+    readme.unlink()  # the checkout is back at HEAD, clean
+    capsys.readouterr()
+    rc = main(["replay", "calls", "--linker", "bfd"])
+    err = capsys.readouterr().err
+    assert rc == 3 and "it was made with uncommitted changes, and the checkout is clean now" in err, err

@@ -63,7 +63,7 @@ def test_build_makes_an_sdist_and_a_wheel_and_the_wheel_runs_the_demo(tmp_path: 
         entry_points = whl.read(f"linkgate-{VERSION}.dist-info/entry_points.txt").decode()
     assert "linkgate/data/wrapper/linkgate-link.c" in DATA and "linkgate/data/schemas/run-1.json" in DATA
     assert set(DATA) <= names
-    assert "cargo-linkgate = linkgate.cli:cargo_main" in entry_points
+    assert "cargo-linkgate = linkgate.cli:cargo_entry" in entry_points
     with tarfile.open(sdist) as tar:
         in_sdist = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     assert {f"src/{d}" for d in DATA} <= in_sdist

@@ -40,3 +40,10 @@ def test_a_link_failure_with_no_known_target_says_so_plainly() -> None:
 def test_a_held_lock_without_a_known_pid_names_none(tmp_path) -> None:
     message = RepositoryLock(tmp_path)._held([], shared=True).render()
     assert "(pid" not in message and "another linkgate process is mutating files in" in message
+
+
+def test_a_lock_held_by_several_readers_is_told_in_the_plural(tmp_path) -> None:
+    message = RepositoryLock(tmp_path)._held([(11, False), (12, False)], shared=False).render()
+    assert "other linkgate processes (pid 11, 12) are building in" in message, message
+    single = RepositoryLock(tmp_path)._held([(11, False)], shared=False).render()
+    assert "another linkgate process (pid 11) is building in" in single, single
