@@ -73,6 +73,8 @@ def _sub(r: GateResult | None) -> dict[str, Any] | None:
         "linked": [a.to_dict() for a in r.linked],
         "messages": r.messages,
         "duration_s": round(r.duration_s, 3),
+        # Which build the verdict rests on: this linker's own, or a relink of another's links.
+        "matrix": r.matrix,
     }
 
 
@@ -161,14 +163,21 @@ def _prove_one(
     package = controls.package_of(config, p.rel_path) if gate.is_cargo else None
     linkers = control.runs_under(gate.linkers)
     results = {ln: ControlOutcome(control.name, gate.name, ln, p.rel_path, p.diff()) for ln in linkers}
+    # With linker-matrix = "replay" the gate's first linker compiles and the others relink
+    # its links; a control limited to other linkers still builds with the first one (its
+    # target directory is the warm one), rather than compiling all over again in theirs.
+    base = gate.linkers[0] if _replays(gate) and gate.linkers[0] not in results else None
+    builds = ([base] if base else []) + list(results)
+    base_notes: list[str] = []
+    notes = {ln: out.notes for ln, out in results.items()} | ({base: base_notes} if base else {})
     blind: dict[str, bool] = {}
     scope = (
-        caches.scope_for(config.root, p.rel_path, [layout.target_dir(config, gate, ln) for ln in linkers])
+        caches.scope_for(config.root, p.rel_path, [layout.target_dir(config, gate, ln) for ln in builds])
         if gate.is_cargo else None
     )
     printed: dict[str, list[tuple[str, str]]] = {}
     with repo.mutated(p.rel_path, p.mutated, scope):
-        for ln, out in results.items():
+        for ln in builds:
             if scope is not None:
                 # A build script blind to the file would reuse the pristine
                 # artefact and the control would be "not reproduced" falsely.
@@ -176,20 +185,28 @@ def _prove_one(
                 if gone:
                     whose = (f"the build script of package {scope.package}" if scope.package != caches.EVERY_PACKAGE
                              else "the build scripts (the file is in no package)")
-                    out.notes.append(
+                    notes[ln].append(
                         f"{p.rel_path} is outside every rerun-if-changed of {whose}, so cargo would not "
                         "rebuild for it; linkgate invalidated the fingerprints before both builds"
                     )
         first: GateResult | None = None
+        if base:
+            phase(f"{control.name} [{base}]: building with the defect in place, to relink under "
+                  + ", ".join(results))
+            first, blind[base] = _matrix_run(config, gate, base, package, base_notes, on_build, None)
         for ln, out in results.items():
             phase(f"{control.name} [{ln}]: " + ("relinking" if first else "building") + " with the defect in place")
             out.mutated, blind[ln] = _matrix_run(config, gate, ln, package, out.notes, on_build, first)
             if first is not None and out.mutated.replayed:
                 # Relinked from the first linker's build: what that build needed holds here too.
-                out.notes.extend(n for n in results[first.linker].notes if n not in out.notes)
+                out.notes.extend(n for n in notes[first.linker] if n not in out.notes)
             first = first or (out.mutated if _replays(gate) else None)
             printed[ln] = _printed_directives(out.mutated)
     first = None
+    if base:
+        phase(f"{control.name} [{base}]: building the restored tree, to relink under " + ", ".join(results))
+        first, _ = _matrix_run(config, gate, base, package, base_notes, on_build, None,
+                               invalidate_first=blind.get(base, False))
     for ln, out in results.items():
         phase(f"{control.name} [{ln}]: " + ("relinking" if first else "building") + " the restored tree")
         out.restored, _ = _matrix_run(
