@@ -50,7 +50,8 @@ from linkgate.config import Config, Gate
 from linkgate.gate import layout, linkers, measure, recording
 from linkgate.gate.linkrecord import LINKS_DIR
 from linkgate.gate.run import (
-    ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact, add_mixed_linkage, diagnostics_for, judge_archive_order,
+    COMPILE_FAILED, ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact, add_mixed_linkage, diagnostics_for,
+    judge_archive_order,
     run_gate,
 )
 from linkgate.replay import command, elfinfo
@@ -105,6 +106,18 @@ def run_linkers(
         # user's configuration's business; the relinks' own marks are enforced.
         prove_marks(first, first_linker, enforce=False)
     results = [first]
+    if first.verdict == COMPILE_FAILED:
+        # Rust sources do not compile whatever the linker: building them again under each
+        # other linker would repeat the same errors N times before the user sees them.
+        for ln in selected[1:]:
+            res = GateResult(gate=gate.name, linker=ln, verdict=COMPILE_FAILED,
+                             target_dir=str(layout.target_dir(config, gate, ln)), argv=list(first.argv))
+            why = (f"not built under {ln}: the build under {first_linker} failed to compile (its errors follow); "
+                   f"fix them, or run `linkgate run {gate.name} --linker {ln}` to build {ln} alone")
+            res.messages += [why, *first.messages]
+            res.matrix = matrix_info("replay", first_linker, False, why)
+            results.append(res)
+        return results
     for ln in selected[1:]:
         phase(f"{gate.name} [{ln}]: relinking {first_linker}'s recorded links")
         relinked = relink(config, gate, first, ln)

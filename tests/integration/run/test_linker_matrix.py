@@ -153,3 +153,21 @@ def test_a_warm_run_that_links_nothing_relinks_the_other_linkers_own_last_relink
         bfd = doc["results"][1]
         assert (bfd["linker"], bfd["verdict"], bfd["matrix"]["replayed"], bfd["matrix"]["fallback"]) == (
             "bfd", "linked", True, None), bfd
+
+
+def test_a_tree_that_does_not_compile_is_built_once_not_under_every_linker(tmp_path, monkeypatch, capsys):
+    ws = tmp_path / "ws"
+    shutil.copytree(FIXTURES / "ccsys", ws, ignore=shutil.ignore_patterns("target", ".linkgate"))
+    five_linkers(ws / "linkgate.toml", "replay")
+    lib = ws / "app" / "src" / "lib.rs"
+    lib.write_text(lib.read_text() + "\npub fn broken() -> u32 { \"not a number\" }\n")
+    doc = run_doc(ws, monkeypatch, capsys, "--linker", "default", "--linker", "bfd", "--linker", "mold")
+    by = {r["linker"]: r for r in doc["results"]}
+    assert {ln: r["verdict"] for ln, r in by.items()} == dict.fromkeys(("default", "bfd", "mold"), "compile-failed")
+    for ln in ("bfd", "mold"):
+        assert by[ln]["matrix"]["built_with"] == "default" and by[ln]["matrix"]["replayed"] is False
+        assert "failed to compile" in by[ln]["matrix"]["fallback"]
+        assert f"linkgate run calls --linker {ln}" in by[ln]["messages"][0]
+        # Nothing was compiled again in their own target directories.
+        assert not (ws / "target" / "linkgate" / "calls" / ln / "debug").exists()
+        assert not (ws / "target" / "linkgate" / "calls" / ln / "release").exists()

@@ -118,6 +118,9 @@ def test_rust_syntax_error_is_compile_failed(demo_workspace, monkeypatch, capsys
         # the bin compiled and linked; the test harness never reached the linker
         assert "link_smoke" not in {a["target"] for a in res["linked"]}
         assert any("expected" in m for m in res["messages"])
+    # Compiled once, under the first linker; bfd says it was not built, and why.
+    by = {r["linker"]: r for r in doc["results"]}
+    assert by["bfd"]["messages"][0].startswith("not built under bfd: the build under default failed to compile")
     monkeypatch.chdir(demo_workspace)
     main(["run", "-q"])
     assert "not a link verdict" in capsys.readouterr().out
