@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -67,5 +68,15 @@ def command(base: str | None, head: str | None, repo: str | None, fmt: str, outp
         raise UsageError(f"{comparison.reason}; pass --base REF to list changes")
     changes = event.changes(comparison, cwd)
     shown = comparison.base or "(none: every file is added)"
-    emit(build_report(shown, comparison.head, changes), fmt, output)
+    report = build_report(shown, comparison.head, changes)
+    if comparison.base and comparison.merge_base:
+        from linkgate.trigger.gitdiff import has_merge_base
+
+        if not has_merge_base(comparison.base, comparison.head, cwd):
+            note = (f"git finds no merge base of {comparison.base} and {comparison.head} (a shallow clone?), so every "
+                    "tracked file counts as added, as paths-filter counts them; fetch the history between them "
+                    "(actions/checkout with fetch-depth: 0) to list what the pull request changed")
+            report.document["note"] = note
+            sys.stderr.write(f"linkgate: note: {note}\n")
+    emit(report, fmt, output)
     return 0

@@ -71,6 +71,13 @@ def changed_files(
     raise CommandFailed(argv, done.returncode, done.stdout, done.stderr)
 
 
+def has_merge_base(base: str, head: str, cwd: str | Path | None = None) -> bool:
+    """False when git finds no common ancestor (a shallow clone cut above it, or
+    unrelated histories): then ``base...head`` counts every file as added."""
+    done = proc.run(["git", "merge-base", "--end-of-options", base, head], cwd=cwd, check=False)
+    return done.returncode != 1
+
+
 def all_added(cwd: str | Path | None = None) -> list[Change]:
     """Every tracked file as added: paths-filter's answer when there is no base."""
     listed = proc.run(["git", "ls-files", "-z"], cwd=cwd, check=False)

@@ -134,3 +134,37 @@ def test_unknown_base_runs_the_gate_and_says_why_in_one_line(
     out, err = capsys.readouterr()
     assert out == "true\n"
     assert len(err.splitlines()) == 1 and "git fetch" in err and "cannot tell what changed" in err
+
+
+def test_changed_in_a_shallow_clone_without_a_merge_base_says_why_every_file_is_added(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    git(upstream, "init", "-q", "-b", "main")
+    for name in ("a.rs", "b.rs"):
+        (upstream / name).write_text(name)
+        git(upstream, "add", name)
+        git(upstream, "commit", "-qm", name)
+    git(upstream, "checkout", "-qb", "topic")
+    (upstream / "c.rs").write_text("c")
+    git(upstream, "add", "c.rs")
+    git(upstream, "commit", "-qm", "c")
+    git(upstream, "checkout", "-q", "main")
+    (upstream / "d.rs").write_text("d")
+    git(upstream, "add", "d.rs")
+    git(upstream, "commit", "-qm", "d")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", "-b", "topic", f"file://{upstream}", str(clone))
+    git(clone, "fetch", "-q", "--depth", "1", "origin", "main:refs/remotes/origin/main")
+    monkeypatch.chdir(clone)
+    assert main(["changed", "--base", "origin/main", "--format", "json"]) == 0
+    out = capsys.readouterr()
+    doc = json.loads(out.out)
+    assert sorted(f["path"] for f in doc["files"]) == ["a.rs", "b.rs", "c.rs"]  # every tracked file, added
+    assert "no merge base of origin/main and HEAD" in doc["note"] and "fetch-depth: 0" in doc["note"]
+    assert out.err.startswith("linkgate: note: git finds no merge base")
+    # With the history fetched, the real change.
+    git(clone, "fetch", "-q", "--unshallow", "origin", "main:refs/remotes/origin/main")
+    assert main(["changed", "--base", "origin/main", "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert [f["path"] for f in json.loads(out.out)["files"]] == ["c.rs"] and out.err == ""
