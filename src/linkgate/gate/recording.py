@@ -30,11 +30,13 @@ KEEP_RECORDS = 1000
 
 
 def begin(tdir: Path, keep: Collection[str] = ()) -> float:
-    """Drop the kept inputs of earlier runs (only the last run is replayable),
-    but for the folders named in *keep*, and all but the newest records, so the
+    """Drop the kept inputs of earlier runs (only the last run is replayable), but
+    for the folders named in *keep* and the last run's own (kept until ``finish``
+    knows whether this run replaces it), and all but the newest records, so the
     folder stays bounded."""
     folder = tdir / LINKS_DIR
     if folder.is_dir():
+        keep = set(keep) | _inputs_of(last_run(tdir))
         for child in folder.glob("*.inputs"):
             if child.name not in keep:
                 shutil.rmtree(child, ignore_errors=True)
@@ -61,8 +63,10 @@ def finish(
     build_scripts: Sequence[tuple[str, str]],
     cwd: Path,
     artifacts: Sequence[dict[str, Any]] = (),
+    passed: bool = False,
 ) -> list[dict[str, Any]]:
-    """Complete this run's records; return their link times (``links``)."""
+    """Complete this run's records; return their link times (``links``). A run that
+    *passed* without linking anything leaves the last recorded run the replayable one."""
     records = read_records(tdir, since=started)
     for rec in records:
         try:
@@ -90,6 +94,16 @@ def finish(
         _write_json(rec.path, doc)
     records = read_records(tdir, since=started)
     links = link_times(records, [(str(a["target"]), str(a["path"])) for a in artifacts])
+    prior = last_run(tdir)
+    if not records and passed and prior is not None and prior.get("records") \
+            and (prior.get("gate"), prior.get("linker")) == (gate, linker):
+        # Nothing linked because cargo found every unit fresh: the outputs are still the
+        # ones the last recorded run linked, so its recording stays the replayable one
+        # (replay still checks its inputs and the tree against now).
+        return links
+    for child in (tdir / LINKS_DIR).glob("*.inputs"):
+        if prior is not None and child.name in _inputs_of(prior):
+            shutil.rmtree(child, ignore_errors=True)  # the last run's: this run replaces it
     _write_json(
         tdir / LINKS_DIR / LAST_RUN,
         {
@@ -308,6 +322,11 @@ def failed_link(tdir: Path, since: float) -> LinkRecord | None:
 
 def _build_script(rec: LinkRecord) -> bool:
     return os.path.basename(rec.output or "").startswith(("build_script_", "build-script-"))
+
+
+def _inputs_of(state: dict[str, Any] | None) -> set[str]:
+    """The folders of kept inputs of a run's records."""
+    return {f"{rid}.inputs" for rid in (state or {}).get("records", []) if isinstance(rid, str)}
 
 
 def last_run(tdir: Path) -> dict[str, Any] | None:

@@ -231,6 +231,7 @@ def _run_gate(
             result.links = recording.finish(
                 tdir, gate=gate.name, linker=linker, started=record_since, verdict=result.verdict,
                 build_scripts=result.build_scripts, cwd=cwd, artifacts=[a.to_dict() for a in result.linked],
+                passed=result.verdict == LINKED,
             )
             recorded = True
             if result.verdict == LINKED:

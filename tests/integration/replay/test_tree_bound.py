@@ -115,3 +115,18 @@ def test_a_recording_of_a_dirty_tree_says_the_checkout_is_clean_now(repo, capsys
     rc = main(["replay", "calls", "--linker", "bfd"])
     err = capsys.readouterr().err
     assert rc == 3 and "it was made with uncommitted changes, and the checkout is clean now" in err, err
+
+
+def test_a_warm_run_that_links_nothing_keeps_the_last_recording_replayable(repo, capsys):
+    assert main(["run", "-q", "--linker", "bfd", "--no-history"]) == 0
+    assert main(["run", "-q", "--linker", "bfd", "--no-history", "--no-force-link"]) == 0  # every unit fresh
+    capsys.readouterr()
+    assert main(["replay", "calls", "--linker", "bfd", "--format", "json"]) == 0
+    (res,) = json.loads(capsys.readouterr().out)["results"]
+    assert res["verdict"] == "linked" and res["replayed"] is True
+    # Still bound to its tree: a change cargo does not rebuild for makes it no evidence.
+    (repo / "NOTES.txt").write_text("new\n")
+    assert main(["run", "-q", "--linker", "bfd", "--no-history", "--no-force-link"]) == 0
+    capsys.readouterr()
+    assert main(["replay", "calls", "--linker", "bfd"]) == 3
+    assert "the checkout changed since the links were recorded" in capsys.readouterr().err
