@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -276,66 +276,68 @@ def cargo_argv(argv: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return (*head, *(["--release"] if release else []), "--target", _WASM_TARGET, *manifest, *extra)
 
 
-def _maturin_cargo(words: list[str]) -> tuple[str, ...]:
-    """`maturin build|develop|publish ARGS` as the cargo build it runs (a linked cdylib)."""
-    if not words or words[0] not in _MATURIN_BUILDS:
-        return ("maturin", *words)
-    sub = words[0]
-    release = sub == "publish"
-    out: list[str] = []
-    rest = words[1:]
-    i = 0
-    while i < len(rest):
-        word = rest[i]
-        i += 1
-        if word == "--":
-            break
-        name, eq, value = word.partition("=")
-        if name in ("-r", "--release") and sub != "publish":
-            release = True
-        elif name in ("--all-features", "--no-default-features", "--locked", "--frozen", "--offline"):
-            out.append(name)
-        elif name in ("-i", "--interpreter"):
-            while i < len(rest) and not rest[i].startswith("-"):
-                i += 1  # takes several values
-        elif name in _MATURIN_VALUE:
-            if not eq and i < len(rest):
-                value = rest[i]
-                i += 1
-            if name in ("-m", "--manifest-path", "-F", "--features", "--target", "--profile", "--target-dir"):
-                out += [{"-m": "--manifest-path", "-F": "--features"}.get(name, name), value]
-    return ("cargo", "build", "--lib", *(["--release"] if release else []), *out)
+_CARGO_FLAGS = {f: f for f in ("--all-features", "--no-default-features", "--locked", "--frozen", "--offline")}
+_RELEASE = {"-r": "--release", "--release": "--release"}
 
 
-# `napi build`'s options that take a value and are its own, not cargo's.
-_NAPI_VALUE = {"--cwd", "--cargo-cwd", "--config", "-c", "--config-path", "--js", "--dts", "--cargo-name",
-               "--cargo-flags", "--pipe", "--js-package-name", "--output-dir", "-o", "--dts-header",
-               "--dts-header-file", "--const-enum", "--esm", "--target-dir"}
-
-
-def _napi_cargo(words: list[str]) -> tuple[str, ...]:
-    """`napi build ARGS` as the `cargo build` it runs (the addon, a linked cdylib)."""
+def _translate(words: Sequence[str], *, flags: Mapping[str, str], valued: Mapping[str, str],
+               skip: Collection[str], several: Collection[str] = (), rest_to_cargo: bool = False) -> list[str]:
+    """A front-end's own arguments as the cargo arguments it passes on: *flags* and
+    *valued* options (with their value, `--x v` or `--x=v`) renamed to cargo's, the
+    front-end's own valued options in *skip* dropped with their value, options in
+    *several* dropped with every value up to the next option; after `--`, the rest
+    goes to cargo when *rest_to_cargo*, else nowhere."""
     out: list[str] = []
     i = 0
     while i < len(words):
         word = words[i]
         i += 1
         if word == "--":
-            out += words[i:]
+            out += list(words[i:]) if rest_to_cargo else []
             break
         name, eq, value = word.partition("=")
-        if name in ("-r", "--release", "--all-features", "--no-default-features", "--locked", "--frozen",
-                    "--offline"):
-            out.append({"-r": "--release"}.get(name, name))
-        elif name in ("-t", "--target", "-F", "--features", "-p", "--package", "--manifest-path", "--profile",
-                      "--bin"):
+        if name in flags:
+            out.append(flags[name])
+        elif name in several:
+            while i < len(words) and not words[i].startswith("-"):
+                i += 1
+        elif name in valued or name in skip:
             if not eq and i < len(words):
                 value = words[i]
                 i += 1
-            out += [{"-t": "--target", "-F": "--features", "-p": "--package"}.get(name, name), value]
-        elif name in _NAPI_VALUE and not eq:
-            i += 1
-    return ("cargo", "build", *out)
+            if name in valued:
+                out += [valued[name], value]
+    return out
+
+
+_MATURIN_TO_CARGO = {"-m": "--manifest-path", "--manifest-path": "--manifest-path", "-F": "--features",
+                     "--features": "--features", "--target": "--target", "--profile": "--profile",
+                     "--target-dir": "--target-dir"}
+
+
+def _maturin_cargo(words: list[str]) -> tuple[str, ...]:
+    """`maturin build|develop|publish ARGS` as the cargo build it runs (a linked cdylib)."""
+    if not words or words[0] not in _MATURIN_BUILDS:
+        return ("maturin", *words)
+    out = _translate(words[1:], flags={**_RELEASE, **_CARGO_FLAGS}, valued=_MATURIN_TO_CARGO,
+                     skip=_MATURIN_VALUE, several=("-i", "--interpreter"))
+    release = words[0] == "publish" or "--release" in out  # publish is always release
+    return ("cargo", "build", "--lib", *(["--release"] if release else []), *(w for w in out if w != "--release"))
+
+
+# `napi build`'s options that take a value and are its own, not cargo's.
+_NAPI_VALUE = {"--cwd", "--cargo-cwd", "--config", "-c", "--config-path", "--js", "--dts", "--cargo-name",
+               "--cargo-flags", "--pipe", "--js-package-name", "--output-dir", "-o", "--dts-header",
+               "--dts-header-file", "--const-enum", "--esm", "--target-dir"}
+_NAPI_TO_CARGO = {"-t": "--target", "--target": "--target", "-F": "--features", "--features": "--features",
+                  "-p": "--package", "--package": "--package", "--manifest-path": "--manifest-path",
+                  "--profile": "--profile", "--bin": "--bin"}
+
+
+def _napi_cargo(words: list[str]) -> tuple[str, ...]:
+    """`napi build ARGS` as the `cargo build` it runs (the addon, a linked cdylib)."""
+    return ("cargo", "build", *_translate(words, flags={**_RELEASE, **_CARGO_FLAGS}, valued=_NAPI_TO_CARGO,
+                                          skip=_NAPI_VALUE, rest_to_cargo=True))
 
 
 def _ndk(argv: tuple[str, ...] | list[str]) -> tuple[str, ...]:
