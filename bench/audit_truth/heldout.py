@@ -100,6 +100,9 @@ MOVED_TO_TRAINING = {
     # from the repository root instead of the working directory (shapes/npm-scripts, shapes/feature-sets).
     # bench/audit_truth.py now also matches the comparison form the audit's tables print.
     "huggingface/tokenizers": "napi build; default-enabled dep/features; --manifest-path from the working directory",
+    # 2026-12-01, issue 19: a pwsh step's `cargo generate-lockfile && cargo update ... && ...` (PowerShell 7's
+    # pipeline chain) was one command; the PowerShell reader now reads `&&` and `||` (shapes/pwsh, windows.yml:56).
+    "KyleMayes/clang-sys": "PowerShell pipeline chains (`&&`, `||`) are read",
 }
 
 COMMITS = {

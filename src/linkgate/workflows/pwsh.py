@@ -36,6 +36,9 @@ _QUIET = {"write-host", "write-output", "echo", "write-verbose", "write-warning"
           "write-information", "out-null", "set-strictmode"}
 
 
+_UNREAD = "$(pwsh-expression)"  # a value the reader does not compute: unknown to the evaluator
+
+
 @dataclass
 class Translated:
     text: str
@@ -210,6 +213,8 @@ class _Reader:
                 self.emit(row, f"{name}=({' '.join(items)})")
                 return
             bash = self.value(value)
+            if bash == _UNREAD:
+                self.problem(row, text, "expression")  # `$x = cargo metadata ...`, `$x = a && b`: runs what it names
             if op == "+=":
                 bash = f'"${{{name}}}"{bash}'
             self.emit(row, f"{'export ' if env else ''}{name}={bash}")
@@ -217,38 +222,63 @@ class _Reader:
         if text.startswith(("[", "(", "$(")) or re.match(r"^\$\w+\.", text):
             self.problem(row, text, "expression")
             return
+        words = _words(text)
+        if any(w in ("&&", "||") for w in words):
+            # PowerShell 7's pipeline chains: `a && b` runs b when a succeeded, `a || b` when it failed.
+            parts: list[str] = []
+            segment: list[str] = []
+            for w in [*words, ""]:
+                if w in ("&&", "||", ""):
+                    bash = self.command(row, " ".join(segment)) if segment else None
+                    if bash is None:
+                        if segment:
+                            return  # the part not read is a problem already
+                        self.problem(row, text, "pipeline chain")
+                        return
+                    parts += [bash or ":"] + ([w] if w else [])
+                    segment = []
+                else:
+                    segment.append(w)
+            self.emit(row, " ".join(parts))
+            return
+        bash = self.command(row, text)
+        if bash:
+            self.emit(row, bash)
+
+    def command(self, row: int, text: str) -> str | None:
+        """One command as bash ("" for one that does nothing the audit reads), or None
+        when it cannot be read (a problem is recorded)."""
+        if text.startswith(("[", "(", "$(")) or re.match(r"^\$\w+\.", text) or _ASSIGN.match(text):
+            self.problem(row, text, "expression")
+            return None
         if text.startswith(("& ", ". ")):
             text = text[2:].strip()
         words = _words(text)
         if not words:
-            return
+            return ""
         head = words[0].lower().strip("'\"")
         env_file = self.github_env(words)
         if env_file is not None:
-            self.emit(row, env_file)
-            return
+            return env_file
         if head in _QUIET:
-            return
+            return ""
         if head in ("invoke-expression", "iex") and len(words) == 2:
-            self.emit(row, f"eval {self.word(words[1])}")
-            return
+            return f"eval {self.word(words[1])}"
         if head in _LOCATION:
             path = next((w for w in words[1:] if not w.startswith("-")), None)
-            self.emit(row, f"cd {self.word(path)}" if path else ":")
-            return
+            return f"cd {self.word(path)}" if path else ":"
         if head in ("pop-location", "popd"):
-            self.emit(row, "popd")
-            return
+            return "popd"
         if head.endswith(".ps1"):
             self.problem(row, text, "script")
-            return
+            return None
         tail = [w for w in words[1:]]
         cut = next((i for i, w in enumerate(tail) if w == "|" or w.lower() in (">$null", "2>$null", "*>$null")), None)
         tail = tail[:cut] if cut is not None else tail
         redirect = ""
         if cut is not None and words[1 + cut].lower().endswith("$null"):
             redirect = " >/dev/null"
-        self.emit(row, " ".join([self.word(words[0]), *(self.word(w) for w in tail)]) + redirect)
+        return " ".join([self.word(words[0]), *(self.word(w) for w in tail)]) + redirect
 
     def github_env(self, words: list[str]) -> str | None:
         """`Add-Content $env:GITHUB_ENV "K=V"`, `"K=V" | Out-File $env:GITHUB_ENV -Append`, `echo K=V >> $env:GITHUB_ENV`."""
@@ -265,7 +295,7 @@ class _Reader:
     def value(self, text: str) -> str:
         if re.match(r"^('([^']|'')*'|\"([^\"`]|`.)*\"|[\w./:\\-]+|\$\w+|\$env:\w+)$", text, re.I | re.S):
             return self.word(text)
-        return "$(pwsh-expression)"
+        return _UNREAD
 
     def word(self, text: str) -> str:
         """One PowerShell argument as one bash word."""

@@ -172,6 +172,11 @@ def test_powershell_steps_are_read_as_powershell(tmp_path: Path) -> None:
         # by its Windows path through `&`; Invoke-Expression.
         ("cargo", "build", ("build", "--features", "vulkan"), ["vulkan"], "", f"{w}:54", True, False, {}),
         ("cargo", "test", ("test", "--features", "dx12"), ["dx12"], "", f"{w}:55", True, False, {}),
+        # PowerShell 7's pipeline chain: each command of `a && b && c`.
+        ("cargo", "generate-lockfile", ("generate-lockfile",), ["default"], "", f"{w}:56", False, False, {}),
+        ("cargo", "update", ("update", "-p", "libc", "--precise", "0.2.150"), ["default"], "", f"{w}:56", False,
+         False, {}),
+        ("cargo", "test", ("test", "--features", "vulkan"), ["vulkan"], "", f"{w}:56", True, False, {}),
     ]
     assert [f for f in findings(doc) if f[0] == "unresolved"] == [
         ("unresolved", f"{w}:22", "cannot read the PowerShell script block `cargo build --manifest-path "
