@@ -229,21 +229,21 @@ class _Reader:
             segment: list[str] = []
             for w in [*words, ""]:
                 if w in ("&&", "||", ""):
-                    bash = self.command(row, " ".join(segment)) if segment else None
-                    if bash is None:
+                    part = self.command(row, " ".join(segment)) if segment else None
+                    if part is None:
                         if segment:
                             return  # the part not read is a problem already
                         self.problem(row, text, "pipeline chain")
                         return
-                    parts += [bash or ":"] + ([w] if w else [])
+                    parts += [part or ":"] + ([w] if w else [])
                     segment = []
                 else:
                     segment.append(w)
             self.emit(row, " ".join(parts))
             return
-        bash = self.command(row, text)
-        if bash:
-            self.emit(row, bash)
+        line = self.command(row, text)
+        if line:
+            self.emit(row, line)
 
     def command(self, row: int, text: str) -> str | None:
         """One command as bash ("" for one that does nothing the audit reads), or None
