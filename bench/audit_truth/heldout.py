@@ -125,6 +125,8 @@ COMMITS = {
     "mlua-rs/mlua": "dc24217320680635e1563e91818bc5aff9bf3ecd",
     # Added 2026-12-01 (second session) to replace huggingface/tokenizers, moved to training; written the same way.
     "KyleMayes/clang-sys": "0b404336abbacc5d34df70af981ff5a338206bfe",
+    # Added 2026-12-01 (second session) to replace KyleMayes/clang-sys, moved to training; written the same way.
+    "tensorflow/rust": "1ddf5a348037402f87d67c076bf3019857eae05f",
 }
 
 
@@ -933,6 +935,92 @@ cs.append(inv("test-bindgen", CS, 59, "run", True, ["default"]))
 CS_FINDINGS = []
 
 
+# ---- tensorflow/rust (TensorFlow C API bindings; tensorflow-sys's build.rs (`links = "tensorflow"`) finds
+# libtensorflow with pkg-config or on PATH (Windows), else downloads the prebuilt C library (or builds it from source
+# with Bazel when TF_RUST_BUILD_FROM_SRC=true) and emits rustc-link-lib=dylib=tensorflow (+ tensorflow_framework);
+# every cargo command runs in one bash script, test-all, through a shell function wrapper `run` ("$@"); the Windows
+# leg runs that script under an explicit `shell: bash`; a package selected by `cd tensorflow-sys` in a subshell)
+# Written by hand on 2026-12-01 before linkgate was run on it, from .github/workflows/ci.yml (the only workflow), the
+# script it runs (test-all), Cargo.toml, tensorflow-sys/Cargo.toml, tensorflow-sys/build.rs and the READMEs and
+# requirements.txt that test-all's guards read. No justfile, Makefile, package.json, pyproject.toml or
+# .cargo/config.toml exists; no rust-toolchain file; Cargo.lock is git-ignored. run-valgrind, update-docs,
+# create-virtualenv, check-disk-space and the generate_bindgen_rs.sh scripts are called by no workflow: not read.
+# The root package `tensorflow` (a library; examples addition, expressions (required-features tensorflow_unstable),
+# regression, regression_savedmodel, regression_checkpoint, xor, mobilenetv3 (required-features eager)) is the root
+# of a workspace with an empty `[workspace]`: its path dependencies tensorflow-sys, tensorflow-sys-runtime (optional)
+# and tensorflow-internal-macros (a proc-macro) are the other members; tensorflow-op-codegen and
+# tensorflow-proto-codegen are their own workspaces, built by no job. tensorflow's features: default =
+# [tensorflow-sys] (the optional dependency), eager, experimental, tensorflow_gpu, tensorflow_unstable,
+# tensorflow_runtime_linking, examples_system_alloc, private-docs-rs, and the implicit ndarray; tensorflow-sys has no
+# default feature (tensorflow_gpu, eager, experimental, examples_system_alloc, private-docs-rs).
+# ci.yml runs on pushes and pull requests to master (the default branch); no paths filter, no schedule; one job,
+# `tests`, matrix os: ubuntu-latest, macos-latest, windows-latest (all GitHub-hosted); step `./test-all` (ci.yml:41)
+# with `shell: bash` on every leg. The commented-out clippy job (ci.yml:43-57) and test-all's commented lines (64,
+# 87, 92-96) run nothing.
+# Conventions decided here (each a rule a reviewer can check):
+# - test-all runs every command as `run cargo ...`, where `run` is a shell function whose body executes "$@"
+#   (test-all:8). Each invocation is at the line where its `cargo` word is written (the call `run cargo ...`, lines
+#   65-90), not at test-all:8 where "$@" expands: the function is a prefix before the program word, as an env prefix
+#   is, and every call site is its own invocation (as a function called once per call with its arguments).
+# - test-all's three version guards (lines 25, 37, 49: `if [[ $(grep ...) != $(grep ...) ]]; then ... exit 1`) were
+#   decided as on GitHub: at this commit the versions agree (tensorflow-sys/build.rs VERSION 2.18.0 ==
+#   requirements.txt tensorflow 2.18.0; Cargo.toml 0.21.0 == both README.md patterns; tensorflow-sys 0.24.0 ==
+#   tensorflow-sys/README.md), so no guard exits and every cargo line runs.
+# - `(cd tensorflow-sys && run cargo ... && clean)`: the subshell's cd selects the package tensorflow-sys (a workspace
+#   member found from its directory); its label is "default" (no default feature, no --features), as clang-sys's.
+# - Labels as written and sorted; a --features list without --no-default-features keeps no "default" prefix and has
+#   no "(no default)" (as ort's "load-dynamic"); tensorflow's default only turns on the tensorflow-sys dependency, so
+#   nothing written folds into it.
+# (commit: COMMITS above)
+# (commit: COMMITS above)
+
+TFR = "test-all"
+TF_DOCS = "eager,experimental,ndarray,tensorflow_unstable"
+TF_DOCS_PRIVATE = "eager,experimental,ndarray,private-docs-rs,tensorflow_unstable"
+tfr = []
+for os in ["ubuntu-latest", "macos-latest", "windows-latest"]:
+    m = {"os": os}
+    tfr += [inv("tests", TFR, 65, "fmt", False, ["default"], m),  # cargo fmt --all -- --check
+            # cargo test -vv -j 2 [--features X] of the root package tensorflow: test targets link libtensorflow
+            inv("tests", TFR, 67, "test", True, ["default"], m),
+            inv("tests", TFR, 69, "test", True, ["eager"], m),
+            inv("tests", TFR, 71, "test", True, ["tensorflow_unstable"], m),
+            inv("tests", TFR, 73, "test", True, ["ndarray"], m),
+            # cargo run [--features X] --example E: an example links
+            inv("tests", TFR, 75, "run", True, ["default"], m),  # regression
+            inv("tests", TFR, 77, "run", True, ["default"], m),  # xor
+            inv("tests", TFR, 79, "run", True, ["tensorflow_unstable"], m),  # expressions
+            inv("tests", TFR, 81, "run", True, ["eager"], m),  # mobilenetv3
+            inv("tests", TFR, 83, "doc", False, [TF_DOCS], m),
+            inv("tests", TFR, 85, "doc", False, [TF_DOCS_PRIVATE], m),
+            # in tensorflow-sys (subshells): its examples multiplication and tf_version link; cargo doc -vv does not
+            inv("tests", TFR, 88, "run", True, ["default"], m),
+            inv("tests", TFR, 89, "run", True, ["default"], m),
+            inv("tests", TFR, 90, "doc", False, ["default"], m)]
+
+# Findings judged true:
+# - never-linked: tensorflow's two documentation sets (test-all:83, :85; cargo doc compiles and documents, links
+#   nothing) are built by no linking command: experimental (-> tensorflow-sys/experimental) and private-docs-rs
+#   (-> tensorflow-sys/private-docs-rs, which makes tensorflow-sys's build.rs return before any link directive) appear
+#   in no `cargo test` or `cargo run`; the linked sets of tensorflow are default, eager, tensorflow_unstable and ndarray
+#   (each alone). The labels are unique to tensorflow, so the findings carry no file and line.
+TFR_FINDINGS = [{"rule": "never-linked", "subject": s} for s in [TF_DOCS, TF_DOCS_PRIVATE]]
+# Judged false, not listed:
+# - never-linked for tensorflow-sys's "default" (cargo doc, test-all:90): linked by its own `cargo run --example`
+#   (test-all:88, :89). tensorflow's default, eager, tensorflow_unstable and ndarray are each linked by `cargo test`
+#   (test-all:67-73); `cargo fmt` checks no feature set.
+# - link-only-on-schedule: no schedule; the push trigger is limited to master, the default branch, and pull requests
+#   run the same job.
+# - filter-misses-surface / filter-misses-manifest: ci.yml has `branches` filters only, no paths, paths-ignore or
+#   paths-filter.
+# - no-timeout: every runner (ubuntu-latest, macos-latest, windows-latest) is GitHub-hosted.
+# - shared-target-dir: no CARGO_TARGET_DIR or --target-dir is set (the tensorflow-sys commands use the workspace's own
+#   target/, as cargo does for any member).
+# - debug-link-on-large-target: audit.md names the rule but gives no criterion; not judged (no finding listed).
+# - unresolved: every cargo word is plain; `run` is a shell function defined in the script; no variable is unknown in
+#   a cargo command.
+
+
 FINDINGS: dict[str, list[dict[str, Any]]] = {
     # metal is only checked (rust-ci.yml:29). The cuda job runs on the runner group aws-g5-4xlarge-cache
     # (self-hosted GPU machines) with no timeout-minutes.
@@ -1021,6 +1109,7 @@ FINDINGS: dict[str, list[dict[str, Any]]] = {
     "huggingface/tokenizers": TKFINDINGS,
     "mlua-rs/mlua": ML_FINDINGS,
     "KyleMayes/clang-sys": CS_FINDINGS,
+    "tensorflow/rust": TFR_FINDINGS,
     "cberner/redb": [{"rule": "never-linked", "subject": s} for s in [
         "no default features", "experimental-api-5 (no default)",
         "experimental-api-5,experimental_cursor,logging (no default)"]],
@@ -1042,4 +1131,5 @@ INVOCATIONS: dict[str, list[dict[str, Any]]] = {
     "huggingface/tokenizers": tk,
     "mlua-rs/mlua": ml,
     "KyleMayes/clang-sys": cs,
+    "tensorflow/rust": tfr,
 }
