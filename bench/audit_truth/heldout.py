@@ -103,6 +103,9 @@ MOVED_TO_TRAINING = {
     # 2026-12-01, issue 19: a pwsh step's `cargo generate-lockfile && cargo update ... && ...` (PowerShell 7's
     # pipeline chain) was one command; the PowerShell reader now reads `&&` and `||` (shapes/pwsh, windows.yml:56).
     "KyleMayes/clang-sys": "PowerShell pipeline chains (`&&`, `||`) are read",
+    # 2026-12-01, issue 19: every cargo line of test-all goes through `run() { ...; "$@"; }`; the audit gave
+    # them all the line of "$@" (test-all:8) instead of the line where cargo is written (shapes/function).
+    "tensorflow/rust": "a command run through a wrapper function's \"$@\" is at its call's line",
 }
 
 COMMITS = {

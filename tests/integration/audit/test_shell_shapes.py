@@ -67,12 +67,17 @@ def test_a_function_runs_once_per_call_with_its_arguments(tmp_path: Path) -> Non
          ["neon"], "", "ci/build-all.sh:8", False, {}),
         ("cargo", "build", ("build", "--release", "--target", "wasm32-unknown-unknown", "--no-default-features",
                             "--features", "web"), ["web (no default)"], "", "ci/build-all.sh:8", False, {}),
+        # A wrapper whose body is "$@": the cargo word is written at the call, so that is its line.
+        ("cargo", "test", ("test", "--features", "neon"), ["neon"], "", "ci/build-all.sh:20", False, {}),
+        ("cargo", "clippy", ("clippy",), ["default"], "", "ci/build-all.sh:21", False, {}),
     ]
     # Each call site is named on the way to the body's cargo line.
     assert [i["via"][1] for i in doc["invocations"]] == [
         "ci/build-all.sh:11 build_for x86_64-unknown-linux-gnu",
         "ci/build-all.sh:12 build_for aarch64-unknown-linux-gnu --features neon",
         "ci/build-all.sh:13 build_for wasm32-unknown-unknown --no-default-features --features web",
+        "ci/build-all.sh:20 run cargo test --features neon",
+        "ci/build-all.sh:21 run cargo clippy",
     ]
 
 

@@ -195,8 +195,8 @@ def call_function(ev: ShellEvaluator, name: str, fields: list[Val], st: State, f
                    True)
         return [st]
     hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
-    saved = st.args
-    st.args = tuple(fields[1:])
+    saved, saved_at = st.args, st.args_at
+    st.args, st.args_at = tuple(fields[1:]), (frame.file, line)
     st.locals.append({})
     ends = ev.exec(body, st, Frame(home.file, home.base, frame.via + (hop,), home.suffix, frame.depth + 1))
     for s in ends:
@@ -205,7 +205,7 @@ def call_function(ev: ShellEvaluator, name: str, fields: list[Val], st: State, f
                 s.vars.pop(var, None)
             else:
                 s.vars[var] = old
-        s.args = saved
+        s.args, s.args_at = saved, saved_at
         if s.stop == "return":
             s.stop = None
     return ends

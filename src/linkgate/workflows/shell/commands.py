@@ -69,7 +69,18 @@ def run_command(ev: ShellEvaluator, cmd: Command, st: State, frame: Frame) -> li
             ev.github_env[key] = setting
         return [st]
     heredoc = (cmd.heredoc, cmd.heredoc_expands) if cmd.heredoc is not None else None
+    if st.args_at is not None and cmd.words and _is_positional(cmd.words[0]):
+        # A wrapper function (`run() { "$@"; }`, `retry 3 cargo test`): the command
+        # word was written where the function was called, so that is its line.
+        file, line = st.args_at
+        frame = Frame(file, line, frame.via, frame.suffix, frame.depth)
+        rows = [0] * len(rows)
     return dispatch(ev, fields, rows, prefix, st, frame, heredoc)
+
+
+def _is_positional(word: Word) -> bool:
+    return len(word) == 1 and isinstance(word[0], Param) and not word[0].ops \
+        and (word[0].name in ("@", "*") or word[0].name.isdigit() and word[0].name != "0")
 
 
 def _to_github_env(ev: ShellEvaluator, output: Word, st: State, frame: Frame) -> bool:

@@ -85,12 +85,14 @@ class State:
     stop: str | None = None  # exit | return | break | continue
     allexport: bool = False
     locals: list[dict[str, Value | None]] = field(default_factory=list)
+    # Where the running function was called (file, line): its "$@" was written there.
+    args_at: tuple[str, int] | None = None
 
     def copy(self) -> State:
         return State(
             dict(self.vars), set(self.exported), self.cwd, self.cwd_unknown, list(self.stack), self.args,
             self.arg0, dict(self.funcs), self.conds, self.status, self.stop, self.allexport,
-            [dict(d) for d in self.locals],
+            [dict(d) for d in self.locals], self.args_at,
         )
 
     def fork(self, condition: str) -> State:
