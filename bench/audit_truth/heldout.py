@@ -130,6 +130,8 @@ COMMITS = {
     "KyleMayes/clang-sys": "0b404336abbacc5d34df70af981ff5a338206bfe",
     # Added 2026-12-01 (second session) to replace KyleMayes/clang-sys, moved to training; written the same way.
     "tensorflow/rust": "1ddf5a348037402f87d67c076bf3019857eae05f",
+    # Added 2026-12-01 (second session) to replace tensorflow/rust, moved to training; written the same way.
+    "xiph/rav1e": "564ae3b0007ae2b06893fd7166bf88c5a84c5b63",
 }
 
 
@@ -1024,6 +1026,231 @@ TFR_FINDINGS = [{"rule": "never-linked", "subject": s} for s in [TF_DOCS, TF_DOC
 #   a cargo command.
 
 
+# ---- xiph/rav1e (AV1 encoder; build.rs (`asm`, a default feature) assembles the x86_64 NASM sources with nasm-rs,
+# or the aarch64 NEON sources with cc, into librav1easm / librav1e-aarch64 and emits rustc-link-lib=static=...; the
+# decode_test / decode_test_dav1d features pull aom-sys / libdav1d-sys, which link the system libaom / libdav1d. cargo-c
+# (`cargo cbuild`, `cargo cinstall`) builds the C API library (staticlib + cdylib); `cross build`, once through a custom
+# Dockerfile whose entrypoint rewrites `build` to `cinstall`; `cargo fuzz build`; Windows legs run under pwsh (GitHub's
+# default shell there) with a backtick-continued command; a matrix whose include entries extend every combination;
+# include-only matrices; a weekly schedule + tag-push release workflow; a devcontainer workflow with a paths filter whose
+# Docker image builds run `cargo install`)
+# Written by hand on 2026-12-01 before linkgate was run on it, from .github/workflows/rav1e.yml, deploy.yml and
+# devcontainer.yml, the files they use (cross/Dockerfile.libs, cross/entrypoint-build-libs.sh, .devcontainer/
+# build-{amd64,arm64}.json and Dockerfile.{amd64,arm64}), Cargo.toml, ivf/Cargo.toml, fuzz/Cargo.toml and build.rs.
+# No script, justfile, Makefile, Makefile.toml, package.json or .cargo/config.toml is called or exists; no rust-toolchain
+# file; Cargo.lock is tracked. The root package `rav1e` is the root of a workspace (members ".", "ivf"; no
+# default-members), so a plain `cargo X` at the root selects rav1e alone; rav1e has [[bin]] rav1e (required-features
+# binaries) and rav1e-ch (binaries, channel-api, unstable), so `cargo build` there links. rav1e's default =
+# [binaries, asm, threading, signal_support, git_version]; ivf has no features; fuzz/ is its own workspace (rav1e-fuzz,
+# four [[bin]] fuzz targets, no default feature), depending on rav1e by path with features = [decode_test_dav1d].
+# rav1e.yml runs on pushes and pull requests to master (the default branch) and 0.*; no paths filter. deploy.yml runs
+# on a weekly schedule and on tag pushes (v*.*.*, p*) only. devcontainer.yml runs on pushes to master with on.push.paths
+# (.github/workflows/devcontainer.yml, .devcontainer/**). Every runner is GitHub-hosted (ubuntu-24.04, ubuntu-latest,
+# macos-latest, windows-latest).
+# Conventions decided here (each a rule a reviewer can check):
+# - clechasseur/rs-clippy-check (rav1e.yml:28, args `-- -D warnings`) runs `cargo clippy` in the repository root: one
+#   "clippy" invocation, links=False, at the `uses:` line, as for the other clippy actions.
+# - cargo-c: `cargo cbuild` and `cargo cinstall` are listed under their own subcommand ("cbuild", "cinstall", as
+#   "auditable build" / "fuzz run" are), links=True (they build the library as staticlib + cdylib). Their feature set
+#   is "capi": cargo-c adds the package's `capi` feature to the command line's features (cargo-c src/build.rs,
+#   compile_options: cli_features.insert("capi")) and keeps the default features, so the label is written as a
+#   --features list without --no-default-features ("capi", default kept, no "(no default)").
+# - cross (deploy.yml:255, :270) is read as the cargo command it runs in its container. At :270 the env
+#   CROSS_BUILD_DOCKERFILE=./cross/Dockerfile.libs sets the image's ENTRYPOINT to cross/entrypoint-build-libs.sh, which
+#   rewrites the word `build` in its arguments to `cinstall --library-type staticlib --library-type cdylib --prefix
+#   dist` and execs them (the workflow's own comment says so): the subcommand really run is "cinstall" (features
+#   "capi"), listed at the line of the `cross` word in deploy.yml. At :255 (no custom Dockerfile) it is "build".
+# - `cargo fuzz build --sanitizer none` (rav1e.yml:279) builds every fuzz target of fuzz/ (binaries): "fuzz build",
+#   links=True, features of the selected package rav1e-fuzz ("default"); it reaches rav1e with default +
+#   decode_test_dav1d, the same set as rav1e.yml:238's "decode_test_dav1d".
+# - `cargo --version > Cargo.version` (rav1e.yml:204, :375, :457) has no subcommand: not listed. `cargo fetch`,
+#   `cargo clean` and `cargo pkgid` (inside `$( )`) are listed under their subcommand, links=False, "default".
+#   The pkgid steps' `if: startsWith(github.ref, 'refs/tags/v')` cannot be decided: listed (they run on some event),
+#   as are all deploy.yml and devcontainer.yml jobs, whose `if: github.repository_owner == 'xiph'` the repository
+#   cannot decide.
+# - Docker image builds the workflow runs are read like scripts it calls: devcontainer.yml:33 and :35 run
+#   `devcontainer build --config .devcontainer/build-{amd64,arm64}.json`, whose images build Dockerfile.amd64 and
+#   Dockerfile.arm64; each RUN's `cargo install <tool>` is one "install" invocation (links=True, "default", as
+#   `cargo install` of a tool is listed elsewhere) at the Dockerfile line of its cargo word. They compile no code of
+#   this repository.
+# - Matrices: build-unix's include entries each extend one `conf` value with its `toolchain` (13 combinations);
+#   build-macos and build-windows have only `include` (each entry is one combination, written out, since expand()
+#   with no axes would merge them); deploy.yml's matrices are expanded with expand() (windows-binaries: 6 legs,
+#   linux-binaries: 10 legs after the excludes, macos-binaries: 4 legs).
+# - `-F wasm` is `--features wasm`. `--workspace --features X` is labelled X (the features of rav1e; ivf has none).
+# (commit: COMMITS above)
+# (commit: COMMITS above)
+
+RV, RVD, RVC = (".github/workflows/" + n for n in ("rav1e.yml", "deploy.yml", "devcontainer.yml"))
+RV_EXTRA = "bench,capi,check_asm,dump_lookahead_data,serialize,tracing"
+rv = []
+
+# rav1e.yml rustfmt-clippy (ubuntu-24.04)
+rv += [inv("rustfmt-clippy", RV, 26, "fmt", False, ["default"]),  # cargo fmt -- --check --verbose
+       inv("rustfmt-clippy", RV, 28, "clippy", False, ["default"])]  # clechasseur/rs-clippy-check: the uses: line
+# msrv (ubuntu-24.04, Rust 1.83.0): folded `>` scalars; the cargo word is on the first line of each
+rv += [inv("msrv", RV, 59, "check", False, ["default"]),
+       inv("msrv", RV, 63, "check", False, ["wasm (no default)"]),  # --target wasm32-unknown-unknown
+       inv("msrv", RV, 70, "check", False, ["no default features"])]  # --target wasm32-wasip2
+# wasi: tests for wasm32-wasip2 (run with wasmtime): test targets link
+rv.append(inv("wasi", RV, 97, "test", True, ["no default features"]))
+
+# build-unix (ubuntu-24.04): conf x its toolchain
+RV_UNIX = {"beta-build": "beta", "msrv-tests": "1.83.0", "aom-tests": "stable", "dav1d-tests": "stable",
+           "no-asm-tests": "stable", "grcov-codecov": "stable", "bench": "stable", "doc": "stable",
+           "cargo-c": "stable", "check-no-default": "stable", "check-extra-feats": "stable",
+           "check-unstable-feats": "stable", "fuzz": "stable"}
+for m in expand({"conf": list(RV_UNIX)}, include=[{"conf": c, "toolchain": t} for c, t in RV_UNIX.items()]):
+    conf = m["conf"]
+    if conf == "msrv-tests":
+        rv.append(inv("build-unix", RV, 227, "test", True, ["capi,decode_test,decode_test_dav1d,quick_test"], m))
+    if conf == "aom-tests":
+        rv.append(inv("build-unix", RV, 232, "test", True, ["decode_test"], m))  # --release ... --ignored
+    if conf in ("dav1d-tests", "no-asm-tests"):
+        rv.append(inv("build-unix", RV, 238, "test", True, ["decode_test_dav1d"], m))
+    if conf == "beta-build":
+        rv.append(inv("build-unix", RV, 244, "build", True, ["default"], m))  # [[bin]] rav1e
+    if conf == "bench":
+        rv.append(inv("build-unix", RV, 248, "bench", True, ["bench"], m))  # --no-run still builds and links
+    if conf == "doc":
+        rv.append(inv("build-unix", RV, 252, "doc", False, ["default"], m))
+    if conf == "check-no-default":
+        rv.append(inv("build-unix", RV, 256, "check", False, ["no default features"], m))
+    if conf == "check-extra-feats":
+        rv.append(inv("build-unix", RV, 260, "check", False, [RV_EXTRA], m))  # --all-targets: checked, not linked
+    if conf == "check-unstable-feats":
+        rv.append(inv("build-unix", RV, 264, "check", False, ["channel-api,unstable"], m))
+    if conf == "cargo-c":
+        rv += [inv("build-unix", RV, 270, "fetch", False, ["default"], m),
+               inv("build-unix", RV, 271, "cbuild", True, ["capi"], m)]
+    if conf == "fuzz":
+        rv += [inv("build-unix", RV, 275, "install", True, ["default"], m),  # cargo install cargo-fuzz
+               inv("build-unix", RV, 279, "fuzz build", True, ["default"], m)]
+    if conf == "grcov-codecov":
+        rv += [inv("build-unix", RV, 283, "clean", False, ["default"], m),
+               inv("build-unix", RV, 299, "test", True, ["decode_test,decode_test_dav1d,quick_test"], m),  # --lib --test
+               inv("build-unix", RV, 302, "test", True, ["decode_test,decode_test_dav1d,quick_test"], m)]  # --doc
+    if conf == "no-asm-tests":
+        rv.append(inv("build-unix", RV, 308, "test", True, ["default"], m))
+
+# build-macos (macos-latest): include-only matrix, five combinations
+for m in [{"name": "Cargo build (x64)", "conf": "cargo-build", "target": "x86_64-apple-darwin"},
+          {"name": "Cargo test (x64)", "conf": "cargo-test", "target": "x86_64-apple-darwin"},
+          {"name": "Cargo C-build (x64)", "conf": "cargo-c", "target": "x86_64-apple-darwin"},
+          {"name": "Cargo build (Arm64)", "conf": "cargo-build", "target": "aarch64-apple-darwin"},
+          {"name": "Cargo C-build (Arm64)", "conf": "cargo-c", "target": "aarch64-apple-darwin"}]:
+    if m["conf"] == "cargo-build":
+        rv.append(inv("build-macos", RV, 398, "build", True, ["default"], m))
+    elif m["conf"] == "cargo-test":
+        rv.append(inv("build-macos", RV, 402, "test", True, ["default"], m))
+    else:
+        rv += [inv("build-macos", RV, 408, "fetch", False, ["default"], m),
+               inv("build-macos", RV, 409, "cbuild", True, ["capi"], m)]
+
+# build-windows (windows-latest, pwsh): include-only matrix, three combinations
+for m in [{"conf": "cargo-build", "target": "x86_64-pc-windows-msvc"},
+          {"conf": "cargo-test", "target": "x86_64-pc-windows-msvc"},
+          {"conf": "cargo-c", "target": "x86_64-pc-windows-gnu"}]:
+    if m["conf"] == "cargo-build":
+        rv.append(inv("build-windows", RV, 480, "build", True, ["default"], m))
+    elif m["conf"] == "cargo-test":
+        rv.append(inv("build-windows", RV, 484, "test", True, ["default"], m))
+    else:
+        rv += [inv("build-windows", RV, 490, "fetch", False, ["default"], m),
+               inv("build-windows", RV, 491, "cbuild", True, ["capi"], m)]
+
+# deploy.yml (schedule, tag pushes). windows-rav1e-ch-binary (windows-latest, pwsh): the rav1e-ch binary links
+rv.append(inv("windows-rav1e-ch-binary", RVD, 28, "build", True, ["channel-api,unstable"]))
+# windows-binaries (windows-latest, pwsh except the bash pkgid step)
+for m in expand({"conf": ["msvc", "gnu"], "target_cpu": ["x86-64", "x86-64-v2", "x86-64-v3"]}, include=[
+        {"conf": "msvc", "name": "msvc-generic", "toolchain": "stable", "profile": "release", "target_cpu": "x86-64"},
+        {"conf": "msvc", "name": "msvc-sse4", "toolchain": "stable", "profile": "release", "target_cpu": "x86-64-v2"},
+        {"conf": "msvc", "name": "msvc-avx2", "toolchain": "stable", "profile": "release", "target_cpu": "x86-64-v3"},
+        {"conf": "gnu", "name": "gnu-generic", "toolchain": "stable-x86_64-pc-windows-gnu", "profile": "release-no-lto",
+         "target_cpu": "x86-64"},
+        {"conf": "gnu", "name": "gnu-sse4", "toolchain": "stable-x86_64-pc-windows-gnu", "profile": "release-no-lto",
+         "target_cpu": "x86-64-v2"},
+        {"conf": "gnu", "name": "gnu-avx2", "toolchain": "stable-x86_64-pc-windows-gnu", "profile": "release-no-lto",
+         "target_cpu": "x86-64-v3"}]):
+    rv += [inv("windows-binaries", RVD, 108, "build", True, ["default"], m),  # cargo build --profile P
+           inv("windows-binaries", RVD, 116, "fetch", False, ["default"], m),
+           inv("windows-binaries", RVD, 117, "cinstall", True, ["capi"], m),  # backtick-continued to :121
+           inv("windows-binaries", RVD, 131, "pkgid", False, ["default"], m)]  # if: refs/tags/v (shell: bash)
+# linux-binaries (ubuntu-latest)
+for m in expand({"target": ["i686-unknown-linux-musl", "x86_64-unknown-linux-musl", "aarch64-unknown-linux-musl"],
+                 "target_cpu": ["default", "x86-64", "x86-64-v2", "x86-64-v3"], "build": ["binary", "sdk"]},
+                exclude=[{"target": "x86_64-unknown-linux-musl", "target_cpu": "default"}]
+                + [{"target": t, "target_cpu": c} for t in ["aarch64-unknown-linux-musl", "i686-unknown-linux-musl"]
+                   for c in ["x86-64", "x86-64-v2", "x86-64-v3"]],
+                include=[{"build": "binary", "pkgname": "rav1e"}, {"build": "sdk", "pkgname": "librav1e"},
+                         {"target": "i686-unknown-linux-musl", "name": "linux-i686"},
+                         {"target": "aarch64-unknown-linux-musl", "name": "linux-aarch64"},
+                         {"target": "x86_64-unknown-linux-musl", "target_cpu": "x86-64", "name": "linux-generic"},
+                         {"target": "x86_64-unknown-linux-musl", "target_cpu": "x86-64-v2", "name": "linux-sse4"},
+                         {"target": "x86_64-unknown-linux-musl", "target_cpu": "x86-64-v3", "name": "linux-avx2"}]):
+    native = m["target"] == "x86_64-unknown-linux-musl"
+    if m["build"] == "binary":
+        rv.append(inv("linux-binaries", RVD, 276 if native else 255, "build", True, ["default"], m))  # cargo / cross
+    elif native:
+        rv.append(inv("linux-binaries", RVD, 284, "cinstall", True, ["capi"], m))
+    else:
+        # `cross build` with CROSS_BUILD_DOCKERFILE=./cross/Dockerfile.libs: the entrypoint makes it cargo cinstall
+        rv.append(inv("linux-binaries", RVD, 270, "cinstall", True, ["capi"], m))
+    rv.append(inv("linux-binaries", RVD, 301, "pkgid", False, ["default"], m))  # if: refs/tags/v
+# macos-binaries (macos-latest)
+for m in expand({"target": ["x86_64-apple-darwin", "aarch64-apple-darwin"], "build": ["binary", "sdk"]},
+                include=[{"target": "x86_64-apple-darwin", "name": "macos", "macosx_deployment_target": "10.10"},
+                         {"target": "aarch64-apple-darwin", "name": "macos-aarch64", "macosx_deployment_target": "11.0"},
+                         {"build": "binary", "pkgname": "rav1e", "ext": "zip"},
+                         {"build": "sdk", "pkgname": "librav1e", "ext": "tar.gz"}]):
+    if m["build"] == "binary":
+        rv.append(inv("macos-binaries", RVD, 389, "build", True, ["default"], m))
+    else:
+        rv.append(inv("macos-binaries", RVD, 394, "cinstall", True, ["capi"], m))
+    rv.append(inv("macos-binaries", RVD, 411, "pkgid", False, ["default"], m))  # if: refs/tags/v
+# deploy (ubuntu-latest): only `cargo pkgid` (if: refs/tags/v)
+rv.append(inv("deploy", RVD, 464, "pkgid", False, ["default"]))
+
+# devcontainer.yml (push to master, on.push.paths): `devcontainer build` of the two images (lines 33, 35); each
+# Dockerfile's RUN installs three cargo tools (Dockerfile.arm64's first stage cross-compiles them for aarch64)
+for f, lines in [(".devcontainer/Dockerfile.amd64", (12, 13, 14)), (".devcontainer/Dockerfile.arm64", (16, 17, 18))]:
+    rv += [inv("devcontainer", f, n, "install", True, ["default"]) for n in lines]
+
+RAV1E_INVOCATIONS = rv
+
+# Findings judged true:
+# - never-linked "wasm (no default)": checked for wasm32-unknown-unknown (rav1e.yml:63); no linking command gives rav1e
+#   --no-default-features with wasm.
+# - never-linked "bench,capi,check_asm,dump_lookahead_data,serialize,tracing": `cargo check --all-targets`
+#   (rav1e.yml:260) only; no test, bench or build links rav1e with that set (the bench job links "bench" alone).
+# - link-only-on-schedule "channel-api,unstable": checked on pull requests (rav1e.yml:264), linked only by deploy.yml's
+#   windows-rav1e-ch-binary (deploy.yml:28, `cargo build --bin=rav1e-ch`), and deploy.yml runs only on its weekly
+#   schedule and on tag pushes (no push to master, no pull request).
+# The labels are rav1e's alone (ivf has no features, rav1e-fuzz only check_asm), so the findings carry no file and line.
+RAV1E_FINDINGS = [{"rule": "never-linked", "subject": s} for s in ["wasm (no default)", RV_EXTRA]] + [
+    {"rule": "link-only-on-schedule", "subject": "channel-api,unstable"}]
+# Judged false, not listed:
+# - never-linked "no default features" (rav1e.yml:70 for wasm32-wasip2, :256 on the host): linked by the wasi job's
+#   `cargo test --target wasm32-wasip2 --no-default-features` (rav1e.yml:97), on pull requests (feature sets are
+#   compared without the target). rav1e's "default" (check :59, clippy :28, doc :252) is linked by cargo build / test
+#   on every OS; "capi" (cargo-c) is linked on pull requests by cbuild (rav1e.yml:271, :409, :491); rav1e-fuzz's
+#   "default" by `cargo fuzz build`; ivf (no features) by every `--workspace` test. `cargo fmt` checks no set.
+# - link-only-on-schedule for "capi" or "default": both are linked by rav1e.yml on pull requests and pushes to master;
+#   deploy.yml links nothing else besides channel-api,unstable.
+# - filter-misses-surface / filter-misses-manifest: the only paths filter is devcontainer.yml's on.push.paths, and its
+#   job builds no package of this repository (its `cargo install`s build registry crates inside the image build, which
+#   read none of this repository's build scripts, manifests or lockfile). rav1e.yml and deploy.yml have no paths,
+#   paths-ignore or paths-filter.
+# - no-timeout: every runner (ubuntu-24.04, ubuntu-latest, macos-latest, windows-latest) is GitHub-hosted.
+# - shared-target-dir: no CARGO_TARGET_DIR or --target-dir is set anywhere.
+# - debug-link-on-large-target: audit.md names the rule but gives no criterion; not judged (no finding listed).
+# - invalid-workflow: all three workflows parse; no key is given twice in a mapping.
+# - unresolved: every value in a cargo command comes from the matrix or the workflow; cargo-c, cargo-fuzz and cross are
+#   installed programs, not unknown variables. (Whether the audit notes that it cannot read the cross entrypoint or the
+#   Dockerfiles is its own limitation, not a finding about this repository.)
+RAV_FINDINGS = RAV1E_FINDINGS
+
+
 FINDINGS: dict[str, list[dict[str, Any]]] = {
     # metal is only checked (rust-ci.yml:29). The cuda job runs on the runner group aws-g5-4xlarge-cache
     # (self-hosted GPU machines) with no timeout-minutes.
@@ -1113,6 +1340,7 @@ FINDINGS: dict[str, list[dict[str, Any]]] = {
     "mlua-rs/mlua": ML_FINDINGS,
     "KyleMayes/clang-sys": CS_FINDINGS,
     "tensorflow/rust": TFR_FINDINGS,
+    "xiph/rav1e": RAV_FINDINGS,
     "cberner/redb": [{"rule": "never-linked", "subject": s} for s in [
         "no default features", "experimental-api-5 (no default)",
         "experimental-api-5,experimental_cursor,logging (no default)"]],
@@ -1135,4 +1363,5 @@ INVOCATIONS: dict[str, list[dict[str, Any]]] = {
     "mlua-rs/mlua": ml,
     "KyleMayes/clang-sys": cs,
     "tensorflow/rust": tfr,
+    "xiph/rav1e": rv,
 }
