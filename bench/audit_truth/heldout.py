@@ -106,6 +106,11 @@ MOVED_TO_TRAINING = {
     # 2026-12-01, issue 19: every cargo line of test-all goes through `run() { ...; "$@"; }`; the audit gave
     # them all the line of "$@" (test-all:8) instead of the line where cargo is written (shapes/function).
     "tensorflow/rust": "a command run through a wrapper function's \"$@\" is at its call's line",
+    # 2026-12-01, issue 19: cargo-c (`cargo cbuild|cinstall`) was an unknown subcommand that links nothing,
+    # `cargo fuzz build` was not read as linking, clechasseur/rs-clippy-check was not read, and a pwsh
+    # `cargo --version > Cargo.version` gave an invocation of subcommand `>` (redirections are now dropped;
+    # shapes/cargo-wrappers, tests/unit/workflows/test_pwsh.py).
+    "xiph/rav1e": "cargo-c, cargo fuzz, rs-clippy-check; PowerShell redirections",
 }
 
 COMMITS = {

@@ -22,9 +22,10 @@ EXERCISE = {
     "clippy": "linted",
     "build": "linked", "run": "linked", "install": "linked", "rustc": "linked", "zigbuild": "linked",
     "auditable build": "linked", "nextest archive": "linked", "nextest list": "linked",
-    "llvm-cov build": "linked",
+    "llvm-cov build": "linked", "cbuild": "linked", "cinstall": "linked", "fuzz build": "linked",
     "test": "tested", "bench": "tested", "nextest run": "tested", "llvm-cov": "tested",
     "llvm-cov test": "tested", "llvm-cov run": "tested", "llvm-cov nextest": "tested", "tarpaulin": "tested",
+    "ctest": "tested", "fuzz run": "tested",
 }
 # `build` of packages with no linkable target compiles rlibs only: no linker runs.
 COMPILED_ONLY = "compiled"

@@ -20,12 +20,13 @@ import functools
 import itertools
 import posixpath
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from linkgate.cargo.cargoargs import CargoCall
 
 POWERSET_LIMIT = 8
+CARGO_C = ("cbuild", "cinstall", "ctest")  # lu-zero/cargo-c's subcommands
 
 
 @dataclass(frozen=True, order=True)
@@ -83,6 +84,10 @@ def feature_sets(repo: Path, cwd: str, call: CargoCall) -> tuple[FeatureSet, ...
     manifest = _manifest_features(repo, posixpath.normpath(posixpath.join(cwd, call.manifest_path or "Cargo.toml")))
     # With an empty `default`, --no-default-features changes nothing: one set, not two.
     trivial_default = manifest is not None and not manifest[1]
+
+    if call.subcommand in CARGO_C and manifest is not None and "capi" in manifest[0] and "capi" not in call.features:
+        # cargo-c turns on the package's `capi` feature itself.
+        call = replace(call, features=tuple(sorted((*call.features, "capi"))))
 
     def make(features: tuple[str, ...], no_default: bool) -> FeatureSet:
         written = FeatureSet(features, no_default and not trivial_default, call.all_features)

@@ -123,11 +123,21 @@ FRONT_ENDS: tuple[FrontEnd, ...] = (
     FrontEnd("cargo tarpaulin", "subcommand", "xd009642/tarpaulin: builds the test binaries and runs them"),
     FrontEnd("cargo zigbuild", "subcommand", "rust-cross/cargo-zigbuild: `cargo build` with zig as the linker"),
     FrontEnd("cargo auditable", "subcommand", "rust-secure-code/cargo-auditable: wraps `cargo build`"),
+    FrontEnd("cargo fuzz", "subcommand",
+             "rust-fuzz/cargo-fuzz: `build` compiles and links the fuzz targets (with libFuzzer), `run` builds "
+             "one and runs it; `list`, `fmt`, `add`, `init` build nothing"),
+    FrontEnd("cargo cbuild", "subcommand",
+             "lu-zero/cargo-c: `cbuild` and `cinstall` build the library as a staticlib and a cdylib (linked), "
+             "`ctest` builds and runs the tests; each adds the package's `capi` feature when it has one "
+             "(src/build.rs) to the features given"),
     FrontEnd("actions-rs/cargo", "action",
              "action.yml inputs command, args, toolchain, use-cross: runs `cargo|cross [+toolchain] command args`",
              _cargo_action),
     FrontEnd("clechasseur/rs-cargo", "action", "maintained fork of actions-rs/cargo, same inputs", _cargo_action),
     FrontEnd("actions-rs/clippy-check", "action", "runs `cargo [+toolchain] clippy args`",
+             lambda i: [["cargo", *_toolchain(i), "clippy", *_words(i.get("args"))]]),
+    FrontEnd("clechasseur/rs-clippy-check", "action",
+             "maintained successor of actions-rs/clippy-check: runs `cargo [+toolchain] clippy args`",
              lambda i: [["cargo", *_toolchain(i), "clippy", *_words(i.get("args"))]]),
     FrontEnd("giraffate/clippy-action", "action", "runs `cargo clippy clippy_flags`",
              lambda i: [["cargo", "clippy", *_words(i.get("clippy_flags"))]]),
@@ -181,6 +191,7 @@ _ACTIONS = {f.name: f for f in FRONT_ENDS if f.kind == "action"}
 CARGO_SUBCOMMANDS = {
     "build", "b", "check", "c", "test", "t", "run", "r", "bench", "doc", "d", "clippy", "rustc", "rustdoc",
     "install", "fix", "hack", "nextest", "llvm-cov", "miri", "tarpaulin", "zigbuild", "auditable",
+    "cbuild", "cinstall", "ctest", "fuzz",
 }
 _WASM_TARGET = "wasm32-unknown-unknown"
 _WASM_VALUE = {"--target", "-t", "--out-dir", "-d", "--out-name", "--scope", "-s", "--mode", "-m", "--profile",

@@ -30,6 +30,7 @@ _MAY_RUN_CARGO = re.compile(r"\b(cargo|cross|maturin|wasm-pack|just|npm|yarn|pnp
                             re.I)
 _VAR = re.compile(r"\$\{env:(\w+)\}|\$env:(\w+)|\$\{(\w+)\}|\$(\w+)", re.I)
 _ASSIGN = re.compile(r"^\$(env:)?(\w+)\s*(\+?=)\s*(.*)$", re.I | re.S)
+_REDIRECT = re.compile(r"^((?:[1-6*])?>>?(?:&[12])?)(.*)$")
 _RUNNER_TESTS = {"iswindows": "Windows", "islinux": "Linux", "ismacos": "macOS"}
 _LOCATION = {"cd", "set-location", "sl", "chdir", "push-location", "pushd"}
 _QUIET = {"write-host", "write-output", "echo", "write-verbose", "write-warning", "write-error", "write-debug",
@@ -272,13 +273,22 @@ class _Reader:
         if head.endswith(".ps1"):
             self.problem(row, text, "script")
             return None
-        tail = [w for w in words[1:]]
-        cut = next((i for i, w in enumerate(tail) if w == "|" or w.lower() in (">$null", "2>$null", "*>$null")), None)
-        tail = tail[:cut] if cut is not None else tail
+        cut = next((i for i, w in enumerate(words) if i and w == "|"), len(words))
+        args: list[str] = []
         redirect = ""
-        if cut is not None and words[1 + cut].lower().endswith("$null"):
-            redirect = " >/dev/null"
-        return " ".join([self.word(words[0]), *(self.word(w) for w in tail)]) + redirect
+        i = 1
+        while i < cut:
+            m = _REDIRECT.match(words[i])
+            if m is None:
+                args.append(words[i])
+                i += 1
+                continue
+            # `> file`, `2>$null`, `*>> log`, `2>&1`: where output goes, not an argument.
+            target = m.group(2) or ("" if m.group(1).endswith("&1") or i + 1 >= cut else words[i + 1])
+            if target.lower() == "$null":
+                redirect = " >/dev/null"
+            i += 1 if m.group(2) or m.group(1).endswith("&1") else 2
+        return " ".join([self.word(words[0]), *(self.word(w) for w in args)]) + redirect
 
     def github_env(self, words: list[str]) -> str | None:
         """`Add-Content $env:GITHUB_ENV "K=V"`, `"K=V" | Out-File $env:GITHUB_ENV -Append`, `echo K=V >> $env:GITHUB_ENV`."""

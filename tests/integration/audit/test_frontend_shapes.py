@@ -143,6 +143,17 @@ def test_zigbuild_and_ndk_run_the_cargo_build_they_wrap(tmp_path: Path) -> None:
          True, False, {}),
         ("cargo", "build", ("ndk", "-t", "arm64-v8a", "-o", "./jniLibs", "build", "--release", "--features", "ndk"),
          ["ndk"], "", f"{WF}:14", True, False, {}),
+        # cargo-c: a staticlib and a cdylib, with the package's `capi` feature turned on.
+        ("cargo", "cbuild", ("cbuild", "--release"), ["capi"], "", f"{WF}:15", True, False, {}),
+        ("cargo", "cinstall", ("cinstall", "--prefix=/usr", "--libdir=/usr/lib64", "--features", "ndk"),
+         ["capi,ndk"], "", f"{WF}:16", True, False, {}),
+        ("cargo", "ctest", ("ctest",), ["capi"], "", f"{WF}:17", True, False, {}),
+        # cargo-fuzz: `build` links the fuzz targets; `list` builds nothing.
+        ("cargo", "fuzz build", ("fuzz", "build", "--release"), ["default"], "", f"{WF}:18", True, False, {}),
+        ("cargo", "fuzz list", ("fuzz", "list"), ["default"], "", f"{WF}:19", False, False, {}),
+        # clechasseur/rs-clippy-check runs `cargo clippy ARGS`, at its `uses:` line.
+        ("cargo", "clippy", ("clippy", "--features", "ndk", "--", "-D", "warnings"), ["ndk"], "", f"{WF}:20", False,
+         False, {}),
     ]
 
 

@@ -23,3 +23,9 @@ def test_an_assignment_from_a_command_that_may_run_cargo_is_a_problem() -> None:
     out = to_bash("$meta = cargo metadata --format-version 1\n$when = (Get-Date)\n$features = 'cuda'")
     assert [(row, cause) for row, cause, _ in out.problems] == [(0, "PowerShell expression")]
     assert out.text.split("\n")[2] == "features=cuda"
+
+
+def test_redirections_are_where_output_goes_not_arguments() -> None:
+    out = to_bash("cargo --version > Cargo.version\ncargo build 2>&1 | Tee-Object log\ncargo test *> $null\n"
+                  "cargo doc >>docs.log")
+    assert out.text.split("\n") == ["cargo --version", "cargo build", "cargo test >/dev/null", "cargo doc"]
