@@ -111,6 +111,10 @@ MOVED_TO_TRAINING = {
     # `cargo --version > Cargo.version` gave an invocation of subcommand `>` (redirections are now dropped;
     # shapes/cargo-wrappers, tests/unit/workflows/test_pwsh.py).
     "xiph/rav1e": "cargo-c, cargo fuzz, rs-clippy-check; PowerShell redirections",
+    # 2026-12-01, issue 19: `if: ${{ matrix.runClippy }}` with `runClippy: false` ran the step: the workflow's
+    # scalars were all strings, and "false" is truthy; a plain true/false is now the boolean GitHub reads
+    # in expressions (shapes/step-if, ci.yml:38).
+    "rust-skia/rust-skia": "a matrix's plain true/false are booleans in expressions",
 }
 
 COMMITS = {

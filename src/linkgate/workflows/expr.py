@@ -18,6 +18,7 @@ from typing import Any
 from linkgate.workflows import ghexpr
 from linkgate.workflows.ghexpr import render as render
 from linkgate.workflows.shell.state import WORKSPACE
+from linkgate.workflows.yamlnodes import YStr
 
 _EXPR = re.compile(r"\$\{\{(.*?)\}\}", re.S)
 
@@ -43,11 +44,27 @@ class ExprContext:
             "runner": ghexpr.OpenMap(**({"os": self.runner_os} if self.runner_os else {})),
         }
         if self.matrix is not None:
-            out["matrix"] = ghexpr.numbers(self.matrix)
+            out["matrix"] = ghexpr.numbers(_booleans(self.matrix))
         return out
 
     def contexts(self) -> dict[str, Any]:
         return self._contexts
+
+
+_BOOLEANS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+
+
+def _booleans(value: Any) -> Any:
+    """A plain (unquoted) `true`/`false` of the workflow is the boolean GitHub reads
+    (YAML 1.2's core schema), so `if: ${{ matrix.run-tests }}` with `run-tests: false`
+    is false; a quoted 'false' stays a string, which is truthy, as on GitHub."""
+    if isinstance(value, YStr):
+        return _BOOLEANS.get(value, value) if not value.style else value  # plain: None or ""
+    if isinstance(value, list):
+        return [_booleans(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _booleans(v) for k, v in value.items()}
+    return value
 
 
 def runner_os(labels: list[str]) -> str | None:

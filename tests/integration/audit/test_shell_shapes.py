@@ -127,6 +127,13 @@ def test_step_and_job_if_apply_per_combination(tmp_path: Path) -> None:
         (*doc_step, ms),  # macOS: runner.os is not Linux, so no release build there
         (*miri, mn),
         (*doc_step, mn),
+        # A plain `false` in the matrix is the boolean GitHub reads; a quoted 'false' is a
+        # non-empty string, so truthy, and not equal to false.
+        ("cargo", "test", ("test", "--features", "a"), ["a"], "", f"{WF}:39", False, {"target": "a", "run-tests": "true"}),
+        ("cargo", "check", ("check", "--features", "b"), ["b"], "", f"{WF}:41", False,
+         {"target": "b", "run-tests": "false"}),
+        ("cargo", "test", ("test", "--features", "c"), ["c"], "", f"{WF}:39", False,
+         {"target": "c", "run-tests": "false"}),
     ]
     assert doc["invocations"][2]["conditions"] == [f"{WF}:18 if: github.event_name == 'push'"]
 
