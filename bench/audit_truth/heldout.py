@@ -143,6 +143,8 @@ COMMITS = {
     "xiph/rav1e": "564ae3b0007ae2b06893fd7166bf88c5a84c5b63",
     # Added 2026-12-01 (second session) to replace xiph/rav1e, moved to training; written the same way.
     "rust-skia/rust-skia": "259b9cf9a023e44acf7a88b8c55a9971ba2efaa6",
+    # Added 2026-12-01 (second session) to replace rust-skia/rust-skia, moved to training; written the same way.
+    "Brooooooklyn/canvas": "a7878df008fbf0200928bc43ac01823537b08c3b",
 }
 
 
@@ -1480,6 +1482,114 @@ SK_FINDINGS = [{"rule": "never-linked", "subject": s} for s in SK_NEVER] + [
 #   limitation, not a finding about this repository (as rav1e's cross entrypoint).
 
 
+# ---- Brooooooklyn/canvas (@napi-rs/canvas: a Node addon; the root package `canvas` is a cdylib (crate-type
+# ["cdylib"], no binary, no [features]) whose build.rs compiles skia-c/skia_c.cpp with cc (clang / clang-cl) and links
+# the prebuilt static Skia libraries (SKIA_LIB_DIR, default skia/out/Static) and the C++ runtime; built by `yarn build`,
+# the package.json script `napi build --platform --release --js js-binding.js`; Windows legs run their steps under pwsh;
+# two build legs run `yarn build` inside tj-actions/docker-run's `args:`; two jobs run in containers on hosted runners)
+# Written by hand on 2026-12-01 before linkgate was run on it, from CI.yaml, skia.yaml, docker.yml, libcxxabi.yml, the
+# local composite action .github/actions/setup-rust/action.yaml (rustup toolchain + actions/cache, no cargo),
+# package.json (scripts build, bench, test:ci, artifacts, prepublishOnly), e2e/webpack/package.json, scripts/*.{js,mjs}
+# (node scripts that download, build or upload Skia and libc++abi with gn/ninja/cmake: no cargo), the three Dockerfiles
+# (docker.yml builds them: they install rustup, no cargo command), .cargo/config.toml (rustflags only, no [alias]),
+# Cargo.toml and rust-toolchain.toml. No justfile, Makefile or Makefile.toml; no Cargo.lock is tracked.
+# Shapes: napi build through a package.json script reached by `yarn build` from a matrix value (`run: ${{
+# matrix.settings.build }}`, bash on Linux/macOS, pwsh on Windows), from tj-actions/docker-run's `args: sh -c "${{
+# matrix.settings.build }}"`, and from a plain `yarn build`; `-x` (napi's --cross-compile) on the musl legs; a matrix
+# of one list-of-mappings axis (`settings`) with step `if:`s on `matrix.settings.docker`; workflows without cargo
+# (skia.yaml, docker.yml, libcxxabi.yml) and jobs that only run the built addon (yarn test:ci = ava).
+# Conventions followed (as tokenizers' above, each a rule a reviewer can check):
+# - napi build (package.json:62, reached by `yarn build [--target T] [-x]`) is one "build" invocation, links=True
+#   (canvas is a cdylib), at the package.json line, features "default". With -x (--cross-compile) napi runs the same
+#   build through cargo-zigbuild: still "build". The two `docker:` legs skip the `run:` step (`if: !matrix.settings.docker`)
+#   and run the same `yarn build` inside tj-actions/docker-run (CI.yaml:207): listed the same way, at package.json:62.
+# - `yarn build` with no --target (bench, CI.yaml:680) is the same script: listed once, at package.json:62.
+# - The matrix value is the full `settings` mapping as GitHub expands it (block scalars `|` keep their final newline,
+#   `>-` folds to one line without it).
+# - Not listed: `rustc --print target-cpus`, `rustup install`, `rustup target add` (no cargo); `yarn test:ci` (ava),
+#   `yarn bench` (node), `yarn lint` (oxlint), `yarn artifacts` (napi artifacts: moves files), `npm publish` (its
+#   prepublishOnly runs pinst and `napi prepublish`: no build); the node scripts of skia.yaml/libcxxabi.yml; the
+#   taiki-e/install-action of cargo-zigbuild (installs only; its use is napi's -x, listed as "build").
+# (commit: COMMITS above)
+
+CV, CV_PJ = ".github/workflows/CI.yaml", "package.json"
+CV_SETTINGS = [
+    {"host": "macos-latest", "target": "x86_64-apple-darwin",
+     "build": "rustc --print target-cpus\nclang --version\nyarn build --target x86_64-apple-darwin\n",
+     "downloadTarget": ""},
+    {"host": "windows-latest", "setup": "choco upgrade llvm\n", "build": "yarn build --target x86_64-pc-windows-msvc",
+     "target": "x86_64-pc-windows-msvc", "downloadTarget": ""},
+    {"host": "windows-latest", "setup": "choco upgrade llvm\n", "build": "yarn build --target aarch64-pc-windows-msvc",
+     "target": "aarch64-pc-windows-msvc", "downloadTarget": "aarch64-pc-windows-msvc"},
+    {"host": "ubuntu-latest", "target": "x86_64-unknown-linux-gnu", "downloadTarget": "",
+     "docker": "ghcr.io/brooooooklyn/canvas/ubuntu-builder:jammy",
+     "build": "rustup install && rustup target add x86_64-unknown-linux-gnu && "
+              "yarn build --target x86_64-unknown-linux-gnu"},
+    {"host": "ubuntu-latest", "downloadTarget": "x86_64-unknown-linux-musl", "target": "x86_64-unknown-linux-musl",
+     "build": "yarn build --target x86_64-unknown-linux-musl -x"},
+    {"host": "macos-latest", "downloadTarget": "aarch64-apple-darwin", "target": "aarch64-apple-darwin",
+     "build": "export MACOSX_DEPLOYMENT_TARGET='11.0'\nclang --version\nyarn build --target aarch64-apple-darwin\n"},
+    {"host": "ubuntu-latest", "downloadTarget": "aarch64-unknown-linux-gnu", "target": "aarch64-unknown-linux-gnu",
+     "docker": "ghcr.io/brooooooklyn/canvas/ubuntu-builder:jammy-aarch64",
+     "build": "set -e && rustup install && rustup target add aarch64-unknown-linux-gnu && "
+              "yarn build --target aarch64-unknown-linux-gnu"},
+    {"host": "ubuntu-24.04-arm", "target": "aarch64-unknown-linux-musl", "downloadTarget": "aarch64-unknown-linux-musl",
+     "build": "yarn build --target aarch64-unknown-linux-musl -x"},
+    {"host": "ubuntu-latest", "target": "aarch64-linux-android", "downloadTarget": "aarch64-linux-android",
+     "build": "export CLANG_VERSION=`ls ${ANDROID_NDK_LATEST_HOME}/toolchains/llvm/prebuilt/linux-x86_64/lib/clang"
+              " | sed 's/ *$//g'`\n"
+              "touch \"${ANDROID_NDK_LATEST_HOME}/toolchains/llvm/prebuilt/linux-x86_64/lib/clang/${CLANG_VERSION}"
+              "/lib/linux/aarch64/libgcc.a\"\n"
+              "chmod 777 \"${ANDROID_NDK_LATEST_HOME}/toolchains/llvm/prebuilt/linux-x86_64/lib/clang/${CLANG_VERSION}"
+              "/lib/linux/aarch64/libgcc.a\"\n"
+              "echo \"INPUT(-lunwind)\" > \"${ANDROID_NDK_LATEST_HOME}/toolchains/llvm/prebuilt/linux-x86_64/lib/clang/"
+              "${CLANG_VERSION}/lib/linux/aarch64/libgcc.a\"\n"
+              "export LDFLAGS=\"-fuse-ld=lld\"\n"
+              "export CC=aarch64-linux-android24-clang\n"
+              "export CXX=aarch64-linux-android24-clang++\n"
+              "export CMAKE_TOOLCHAIN_FILE_aarch64_linux_android=\"$(pwd)/cmake/android-determine.cmake\"\n"
+              "yarn build --target aarch64-linux-android\n"},
+    {"host": "ubuntu-latest", "target": "riscv64gc-unknown-linux-gnu", "downloadTarget": "riscv64gc-unknown-linux-gnu",
+     "build": "sudo apt-get update\nsudo apt-get install gcc-riscv64-linux-gnu g++-riscv64-linux-gnu -y\n"
+              "export CC=riscv64-linux-gnu-gcc\nexport CXX=riscv64-linux-gnu-g++\n"
+              "yarn build --target riscv64gc-unknown-linux-gnu\n"},
+]
+
+# CI.yaml (push to main, pull_request). lint: container ubuntu-builder:jammy on ubuntu-latest.
+cv = [inv("lint", CV, 56, "fmt", False, ["default"]),  # cargo fmt -- --check
+      inv("lint", CV, 59, "clippy", False, ["default"])]
+# build: `${{ matrix.settings.build }}` (CI.yaml:204, non-docker legs; pwsh on windows-latest) or tj-actions/docker-run
+# (CI.yaml:207, docker legs) runs `yarn build --target T [-x]` -> package.json:62 (napi build of the cdylib)
+for s in CV_SETTINGS:
+    cv.append(inv("build", CV_PJ, 62, "build", True, ["default"], {"settings": s}))
+# build-armv7-linux-gnueabihf (container debian:11 on ubuntu-latest): `yarn build --target armv7-unknown-linux-gnueabihf`
+cv.append(inv("build-armv7-linux-gnueabihf", CV_PJ, 62, "build", True, ["default"]))
+# rust-test (macos-latest): `cargo test -- --nocapture` (the cdylib's unit-test harness links)
+cv.append(inv("rust-test", CV, 647, "test", True, ["default"]))
+# bench (container ubuntu-builder:jammy on ubuntu-latest): `yarn build` (CI.yaml:680) -> package.json:62; `yarn bench`
+# then runs node only.
+cv.append(inv("bench", CV_PJ, 62, "build", True, ["default"]))
+# The seven test-*-binding jobs download the built .node and run `yarn test:ci` (ava): no cargo. publish: no cargo.
+# skia.yaml (push to release), docker.yml (schedule, workflow_dispatch), libcxxabi.yml (push to release-libcxxabi):
+# no cargo anywhere.
+
+CANVAS_INVOCATIONS = cv
+
+# Findings: none judged true.
+# - never-linked: canvas has no [features]; its only set, "default", is checked by clippy (CI.yaml:59) and linked on
+#   pull requests by rust-test (CI.yaml:647) and every napi build (package.json:62).
+# - link-only-on-schedule: every link is in CI.yaml, which runs on pull requests and pushes to main.
+# - filter-misses-surface / filter-misses-manifest: no workflow has paths, paths-ignore or a paths-filter action.
+# - no-timeout: every runner is GitHub-hosted (ubuntu-latest, ubuntu-24.04-arm, macos-latest, windows-latest,
+#   windows-11-arm); the `container:` jobs and the docker-run legs run on hosted runners.
+# - shared-target-dir: no CARGO_TARGET_DIR or --target-dir anywhere.
+# - debug-link-on-large-target: audit.md names the rule but gives no criterion; not judged (no finding listed).
+# - invalid-workflow: the four workflows parse; no key is given twice in a mapping (checked with a strict loader).
+# - unresolved: the matrix values are literal and the only script a cargo path goes through is package.json's; the node
+#   scripts (scripts/*.js, *.mjs) are not shell scripts and run no cargo.
+CV_FINDINGS = []
+
+
 FINDINGS: dict[str, list[dict[str, Any]]] = {
     # metal is only checked (rust-ci.yml:29). The cuda job runs on the runner group aws-g5-4xlarge-cache
     # (self-hosted GPU machines) with no timeout-minutes.
@@ -1571,6 +1681,7 @@ FINDINGS: dict[str, list[dict[str, Any]]] = {
     "tensorflow/rust": TFR_FINDINGS,
     "xiph/rav1e": RAV_FINDINGS,
     "rust-skia/rust-skia": SK_FINDINGS,
+    "Brooooooklyn/canvas": CV_FINDINGS,
     "cberner/redb": [{"rule": "never-linked", "subject": s} for s in [
         "no default features", "experimental-api-5 (no default)",
         "experimental-api-5,experimental_cursor,logging (no default)"]],
@@ -1595,4 +1706,5 @@ INVOCATIONS: dict[str, list[dict[str, Any]]] = {
     "tensorflow/rust": tfr,
     "xiph/rav1e": rv,
     "rust-skia/rust-skia": sk,
+    "Brooooooklyn/canvas": cv,
 }
