@@ -80,10 +80,11 @@ class Job:
     env: Mapping[str, str] | None = None
 
 
-def run_many(jobs: Sequence[Job], workers: int | None = None) -> list[tuple[Completed, float]]:
-    """Run independent commands side by side, at most *workers* (the CPU count) at once;
-    each one's result and wall seconds, in the order given. A command that cannot start
-    raises as ``run`` does, once the others have finished.
+def run_many(jobs: Sequence[Job], workers: int | None = None) -> list[tuple[Completed, float, float]]:
+    """Run independent commands side by side, at most *workers* (the CPU count) at once,
+    as cargo links independent units; each one's result, wall-clock start (time.time())
+    and seconds, in the order given. A command that cannot start raises as ``run`` does,
+    once the others have finished.
 
     Written on threading rather than concurrent.futures, which imports logging: some
     5 ms more start-up for every replay, whose whole budget is a fifth of its links
@@ -91,18 +92,13 @@ def run_many(jobs: Sequence[Job], workers: int | None = None) -> list[tuple[Comp
     import threading
     import time
 
-    results: list[tuple[Completed, float] | BaseException | None] = [None] * len(jobs)
-    if len(jobs) <= 1:
-        for i, job in enumerate(jobs):
-            t0 = time.monotonic()
-            results[i] = (run(job.argv, cwd=job.cwd, env=job.env, check=False), time.monotonic() - t0)
-        return [r for r in results if isinstance(r, tuple)]
+    results: list[tuple[Completed, float, float] | BaseException | None] = [None] * len(jobs)
     slots = threading.BoundedSemaphore(max(1, workers or os.cpu_count() or 1))
 
     def work(i: int, job: Job) -> None:
         try:
-            t0 = time.monotonic()
-            results[i] = (run(job.argv, cwd=job.cwd, env=job.env, check=False), time.monotonic() - t0)
+            began, t0 = time.time(), time.monotonic()
+            results[i] = (run(job.argv, cwd=job.cwd, env=job.env, check=False), began, time.monotonic() - t0)
         except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
             results[i] = exc
         finally:
@@ -111,6 +107,9 @@ def run_many(jobs: Sequence[Job], workers: int | None = None) -> list[tuple[Comp
     threads = []
     for i, job in enumerate(jobs):
         slots.acquire()
+        if len(jobs) == 1:
+            work(i, job)  # one command: no thread to start
+            continue
         thread = threading.Thread(target=work, args=(i, job), daemon=True)
         thread.start()
         threads.append(thread)

@@ -101,9 +101,10 @@ def finish(
         # ones the last recorded run linked, so its recording stays the replayable one
         # (replay still checks its inputs and the tree against now).
         return links
-    for child in (tdir / LINKS_DIR).glob("*.inputs"):
-        if prior is not None and child.name in _inputs_of(prior):
-            shutil.rmtree(child, ignore_errors=True)  # the last run's: this run replaces it
+    replaced = _inputs_of(prior)  # the last run's kept inputs: this run replaces it
+    for child in (tdir / LINKS_DIR).glob("*.inputs"):  # only folders that are there, by name
+        if child.name in replaced:
+            shutil.rmtree(child, ignore_errors=True)
     _write_json(
         tdir / LINKS_DIR / LAST_RUN,
         {

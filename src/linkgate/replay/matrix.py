@@ -40,7 +40,6 @@ import re
 import shutil
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -222,22 +221,19 @@ class _Attempt:
 
 
 def _run_all(plans: Sequence[tuple[RecordedLink, list[str]]], out_dir: Path) -> list[_Attempt]:
-    def one(plan: tuple[RecordedLink, list[str]]) -> _Attempt:
-        link, args = plan
+    built = []
+    for link, args in plans:
         out = out_dir / os.path.basename(link.record.output or "out")
         rec = link.record
         # The wrapper adds --warn-backrefs to an lld link (archive order); so does a relink.
         extra = recording.backrefs_flag(args, rec.linker_program or (rec.argv[0] if rec.argv else "cc"))
         cmd = command.build(rec, str(out), args=command.substitute(args, rec.preserved, rec.cwd), scratch=out_dir,
                             extra=extra)
-        began, t0 = time.time(), time.monotonic()
-        done = proc.run(cmd.argv, cwd=cmd.cwd, env=cmd.env, check=False)
-        return _Attempt(link, tuple(args), done.returncode, done.stderr, str(out), began, time.monotonic() - t0,
-                        tuple(extra))
-
+        built.append((link, args, out, extra, cmd))
     # Cargo links independent units at once; so do we, on as many cores.
-    with ThreadPoolExecutor(max_workers=max(1, min(len(plans), os.cpu_count() or 1))) as pool:
-        return list(pool.map(one, plans))
+    done = proc.run_many([proc.Job(tuple(cmd.argv), cmd.cwd, cmd.env) for *_, cmd in built])
+    return [_Attempt(link, tuple(args), c.returncode, c.stderr, str(out), began, seconds, tuple(extra))
+            for (link, args, out, extra, _), (c, began, seconds) in zip(built, done)]
 
 
 def _named(link: RecordedLink, failed_before: Sequence[str]) -> str:

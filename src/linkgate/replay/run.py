@@ -216,7 +216,7 @@ def attempt_all(links: Sequence[RecordedLink], scratch: Path, extras: Sequence[S
         plans.append((link, out, command.build(link.record, str(out), scratch=own, extra=extra)))
     done = proc.run_many([proc.Job(tuple(cmd.argv), cmd.cwd, cmd.env) for _, _, cmd in plans])
     return [Attempt(link, c.returncode, c.stdout, c.stderr, str(out), seconds, tuple(link.record.args))
-            for (link, out, _), (c, seconds) in zip(plans, done)]
+            for (link, out, _), (c, _began, seconds) in zip(plans, done)]
 
 
 def diagnostics(lines: list[str], recorded: Recorded, failed: Attempt | None = None) -> list[Any]:
