@@ -220,21 +220,18 @@ class _Reader:
                 bash = f'"${{{name}}}"{bash}'
             self.emit(row, f"{'export ' if env else ''}{name}={bash}")
             return
-        if text.startswith(("[", "(", "$(")) or re.match(r"^\$\w+\.", text):
-            self.problem(row, text, "expression")
-            return
         words = _words(text)
         if any(w in ("&&", "||") for w in words):
             # PowerShell 7's pipeline chains: `a && b` runs b when a succeeded, `a || b` when it failed.
+            # A part not read leaves the whole chain unread, and the problem names the whole chain.
             parts: list[str] = []
             segment: list[str] = []
             for w in [*words, ""]:
                 if w in ("&&", "||", ""):
-                    part = self.command(row, " ".join(segment)) if segment else None
+                    part = self.command(row, " ".join(segment), chain=text) if segment else None
                     if part is None:
-                        if segment:
-                            return  # the part not read is a problem already
-                        self.problem(row, text, "pipeline chain")
+                        if not segment:
+                            self.problem(row, text, "pipeline chain")
                         return
                     parts += [part or ":"] + ([w] if w else [])
                     segment = []
@@ -246,11 +243,12 @@ class _Reader:
         if line:
             self.emit(row, line)
 
-    def command(self, row: int, text: str) -> str | None:
+    def command(self, row: int, text: str, chain: str | None = None) -> str | None:
         """One command as bash ("" for one that does nothing the audit reads), or None
-        when it cannot be read (a problem is recorded)."""
+        when it cannot be read: a problem is recorded, naming *chain* when it is part of one."""
+        shown = chain or text
         if text.startswith(("[", "(", "$(")) or re.match(r"^\$\w+\.", text) or _ASSIGN.match(text):
-            self.problem(row, text, "expression")
+            self.problem(row, shown, "expression")
             return None
         if text.startswith(("& ", ". ")):
             text = text[2:].strip()
@@ -271,7 +269,7 @@ class _Reader:
         if head in ("pop-location", "popd"):
             return "popd"
         if head.endswith(".ps1"):
-            self.problem(row, text, "script")
+            self.problem(row, shown, "script")
             return None
         cut = next((i for i, w in enumerate(words) if i and w == "|"), len(words))
         args: list[str] = []
@@ -412,33 +410,7 @@ def _split_top(text: str, seps: str, keep: str = "") -> list[str]:
 
 def _words(text: str) -> list[str]:
     """PowerShell argument words: quotes kept on the word, backtick escapes inside."""
-    words: list[str] = []
-    cur: list[str] = []
-    quote = ""
-    depth = 0
-    for i, c in enumerate(text):
-        if quote:
-            cur.append(c)
-            if c == quote and not (quote == '"' and i > 0 and text[i - 1] == "`"):
-                quote = ""
-        elif c in "'\"":
-            quote = c
-            cur.append(c)
-        elif c == "(":
-            depth += 1
-            cur.append(c)
-        elif c == ")":
-            depth -= 1
-            cur.append(c)
-        elif c in " \t" and depth == 0:
-            if cur:
-                words.append("".join(cur))
-                cur = []
-        else:
-            cur.append(c)
-    if cur:
-        words.append("".join(cur))
-    return words
+    return [w for w in _split_top(text, " \t") if w]
 
 
 def to_bash(text: str) -> Translated:

@@ -15,6 +15,10 @@ def test_a_chain_part_that_cannot_be_read_is_a_problem_not_dropped() -> None:
     out = to_bash("cargo build && ./ci/test.ps1 -Features cuda")
     assert out.text == ""
     assert [(row, cause) for row, cause, _ in out.problems] == [(0, "PowerShell script")]
+    # The part not read may be the one without cargo: the note names the whole chain.
+    later = to_bash("cargo build && (Get-Date)")
+    assert later.text == "" and [cause for _, cause, _ in later.problems] == ["PowerShell expression"]
+    assert "`cargo build && (Get-Date)`" in later.problems[0][2]
     dangling = to_bash("cargo build &&")
     assert [cause for _, cause, _ in dangling.problems] == ["PowerShell pipeline chain"]
 
