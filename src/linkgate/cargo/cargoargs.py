@@ -26,6 +26,8 @@ _VALUE_OPTIONS = {
     # cargo-hack
     "--include-features", "--exclude-features", "--skip", "--depth", "--group-features",
     "--version-range", "--version-step", "--partition", "--mutually-exclusive-features",
+    # cargo-fuzz
+    "--fuzz-dir",
     "--at-least-one-of",
     # cargo-nextest
     "--cargo-profile", "-P", "--archive-file", "--archive-format", "-E", "--filterset",
@@ -119,6 +121,7 @@ def _options(
     flags: set[str] = set()
     profile: str | None = None
     target_dir = manifest_path = None
+    fuzz_dir = "fuzz"
     nextest = sub.startswith("nextest")
     i = 0
     while i < len(rest):
@@ -153,6 +156,8 @@ def _options(
             target_dir = value
         elif name == "--manifest-path":
             manifest_path = value
+        elif name == "--fuzz-dir" and value is not None:
+            fuzz_dir = value
         elif name in _NAMED_TARGETS and value is not None:
             targets.append(f"{name} {value}")
         elif name in _TARGET_FLAGS:
@@ -161,6 +166,10 @@ def _options(
             profile = profile or "release"
         elif word.startswith("-"):
             flags.add(name)
+    if sub.startswith("fuzz ") and manifest_path is None:
+        # cargo-fuzz builds the fuzz package (fuzz/ or --fuzz-dir), which reaches the crate
+        # under test as a path dependency; its --features are that package's.
+        manifest_path = f"{fuzz_dir.rstrip('/')}/Cargo.toml"
     return CargoCall(
         program=program,
         toolchain=toolchain,

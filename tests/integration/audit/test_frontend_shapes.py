@@ -155,6 +155,8 @@ def test_zigbuild_and_ndk_run_the_cargo_build_they_wrap(tmp_path: Path) -> None:
         ("cargo", "clippy", ("clippy", "--features", "ndk", "--", "-D", "warnings"), ["ndk"], "", f"{WF}:20", False,
          False, {}),
     ]
+    # cargo-fuzz builds the fuzz package, not the root one: its features are that package's.
+    assert doc["invocations"][6]["feature_sets_by_package"] == ["mobile-fuzz: default"]
 
 
 def test_powershell_steps_are_read_as_powershell(tmp_path: Path) -> None:
