@@ -145,3 +145,54 @@ def test_the_real_machine_needs_nothing(tmp_path: Path) -> None:
     done = subprocess.run([BASH, str(ROOT / "scripts" / "test-deps"), "--dry-run"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "scripts/test-deps: nothing to install: every tool the suite runs is present\n"
+
+
+def _lock_held_for(machine: Machine, refusals: int) -> None:
+    """apt-get refuses as apt does while another process holds dpkg's lock, `refusals` times."""
+    real = machine.bin / "apt-get"
+    real.rename(machine.bin / "apt-get-real")
+    machine.stub("apt-get", f'n=0\n[ -f "$STUBS/refused" ] && n=$(< "$STUBS/refused")\n'
+                            f'if [ "$n" -lt {refusals} ]; then\n'
+                            '  echo $((n + 1)) > "$STUBS/refused"\n'
+                            '  echo "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4242 '
+                            '(unattended-upgr)" >&2\n'
+                            '  exit 100\nfi\n'
+                            'exec "$STUBS/apt-get-real" "$@"\n')
+
+
+def test_it_waits_for_apts_lock_and_says_who_holds_it(tmp_path: Path) -> None:
+    machine = Machine(tmp_path, PRESENT)
+    _lock_held_for(machine, 2)
+    done = subprocess.run([BASH, str(machine.repo / "scripts" / "test-deps")], cwd=machine.repo.parent,
+                          env={"PATH": str(machine.bin), "CALLS": str(machine.log), "STUBS": str(machine.bin),
+                               "HOME": str(machine.repo), "TEST_DEPS_APT_POLL": "0"},
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    waits = [line for line in done.stderr.splitlines() if line.startswith("scripts/test-deps: another process")]
+    assert waits == ["scripts/test-deps: another process holds apt's lock (held by process 4242 (unattended-upgr)): "
+                     "waiting 0s (0s of at most 600s so far)"] * 2
+    assert machine.calls()[:2] == ["apt-get update -qq (DEBIAN_FRONTEND=noninteractive)",
+                                   "apt-get install -y -qq mold lld chromium (DEBIAN_FRONTEND=noninteractive)"]
+
+
+def test_a_lock_held_past_the_bound_is_one_clear_message(tmp_path: Path) -> None:
+    machine = Machine(tmp_path, PRESENT)
+    _lock_held_for(machine, 1000)
+    done = subprocess.run([BASH, str(machine.repo / "scripts" / "test-deps")], cwd=machine.repo.parent,
+                          env={"PATH": str(machine.bin), "CALLS": str(machine.log), "STUBS": str(machine.bin),
+                               "HOME": str(machine.repo), "TEST_DEPS_APT_POLL": "1", "TEST_DEPS_APT_WAIT": "2"},
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 100
+    assert done.stderr.splitlines()[-1] == (
+        "scripts/test-deps: apt's lock was still held after 2s: let the other package manager finish "
+        "(or stop it), then run make test again")
+    assert machine.calls() == []
+
+
+def test_another_apt_failure_is_not_waited_on(tmp_path: Path) -> None:
+    machine = Machine(tmp_path, PRESENT)
+    machine.stub("apt-get", 'echo "E: Unable to locate package mold" >&2\nexit 100\n')
+    done = machine.run()
+    assert done.returncode == 100
+    assert "another process holds" not in done.stderr
+    assert "E: Unable to locate package mold" in done.stderr
