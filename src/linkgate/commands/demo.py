@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 import tempfile
 from importlib import resources
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from linkgate.errors import EXIT_ERROR, EXIT_OK
+from linkgate.errors import EXIT_ERROR, EXIT_OK, UsageError
 
 if TYPE_CHECKING:
     from linkgate.config import Config
@@ -33,11 +34,13 @@ linkers = ["bfd"]
 """
 
 
-def _copy_workspace(dest: Path) -> None:
+def _copy_workspace(dest: Path, *, with_config: bool = True) -> None:
     src = resources.files("linkgate") / "data" / "demo"
+    ignore = ("target", ".linkgate") + (() if with_config else ("linkgate.toml",))
     with resources.as_file(src) as path:
-        shutil.copytree(path, dest, ignore=shutil.ignore_patterns("target", ".linkgate"))
-    (dest / "linkgate.toml").write_text((dest / "linkgate.toml").read_text() + CONTROLS)
+        shutil.copytree(path, dest, ignore=shutil.ignore_patterns(*ignore))
+    if with_config:
+        (dest / "linkgate.toml").write_text((dest / "linkgate.toml").read_text() + CONTROLS)
     (dest / ".gitignore").write_text("target/\n.linkgate/\nCargo.lock\n")
     from linkgate import proc
 
@@ -61,10 +64,46 @@ def _check_passes_on_defect(cfg: Config, ws: Path, out: Any) -> bool:
     return check.returncode == 0
 
 
+def _path_hint() -> str | None:
+    """How to reach the linkgate this demo runs, when PATH does not (the README's walkthrough calls `linkgate`)."""
+    here = Path(sys.executable).parent
+    if not (here / "linkgate").exists():
+        return None
+    found = shutil.which("linkgate")
+    if found is not None and Path(found).resolve() == (here / "linkgate").resolve():
+        return None
+    activate = here / "activate"
+    how = f'. {activate}' if activate.exists() else f'export PATH="{here}:$PATH"'
+    return f"linkgate is installed in {here}, which is not on PATH: run `{how}` before the README's walkthrough"
+
+
+def _copy_only(dest: Path) -> int:
+    """`demo --copy DIR`: the demo workspace without its configuration, as a git checkout, for the walkthrough."""
+    from linkgate.console import stdout_console
+
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise UsageError(f"{dest} already exists and is not an empty directory: name a new directory for the copy")
+    if dest.exists():
+        dest.rmdir()
+    try:
+        _copy_workspace(dest, with_config=False)
+    except OSError as exc:
+        raise UsageError(f"cannot write the demo workspace to {dest}: {exc.strerror or exc}") from exc
+    out = stdout_console()
+    out.print(f"wrote the demo workspace to {dest} (a git checkout, no linkgate.toml yet)")
+    out.print(f"next: cd {dest} && linkgate init")
+    return EXIT_OK
+
+
 @click.command("demo")
 @click.option("--keep", is_flag=True, help="Keep the temporary workspace and print its path.")
-def command(keep: bool) -> int:
+@click.option("--copy", "copy_to", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="Only write the demo workspace (without linkgate.toml, as a git checkout) to DIR, "
+                   "for the README's walkthrough.")
+def command(keep: bool, copy_to: Path | None) -> int:
     """Run linkgate on an embedded example workspace (needs cargo, cc, ar; no network)."""
+    if copy_to is not None:
+        return _copy_only(copy_to)
     from linkgate.console import escape
 
     from linkgate import config as config_mod
@@ -111,7 +150,8 @@ def command(keep: bool) -> int:
             if o.outcome == "skipped":
                 out.print(f"      {escape(o.reason)}")
             elif key:
-                out.print(f"      linker: {escape(key.strip()[:150])}")
+                # Whole: rich wraps it at word boundaries to the terminal's width.
+                out.print(f"      linker: {escape(key.strip())}")
         expected = {
             ("drop-deep-after-archives", "default"): "caught",
             ("drop-deep-after-archives", "bfd"): "caught",
@@ -129,6 +169,9 @@ def command(keep: bool) -> int:
         ok &= not clean
         verdict = "[bold green]demo OK[/]" if ok else "[bold red]demo did not show what it should[/]"
         out.print(verdict)
+        hint = _path_hint()
+        if hint is not None:
+            out.print(escape(hint))
     finally:
         if keep:
             out.print(f"kept: {ws}")

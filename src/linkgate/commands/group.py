@@ -45,7 +45,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "should-run": ("linkgate should-run xla-link --base origin/main", "linkgate should-run xla-link"),
     "surface": ("linkgate surface xla-link --static", "linkgate surface xla-link --check-filter --repo ../rtcore"),
     "audit": ("linkgate audit", "linkgate audit --repo ../rtcore -f markdown -o audit.md"),
-    "demo": ("linkgate demo", "linkgate demo --keep"),
+    "demo": ("linkgate demo", "linkgate demo --keep", "linkgate demo --copy nativelink"),
     "cost": ("linkgate cost", "linkgate cost xla-link --budget-minutes-per-pr 10 -f markdown"),
     "history": ("linkgate history import legs/*/linkgate-leg.json",),
     "history import": ("linkgate history import legs/*/linkgate-leg.json",

@@ -1,5 +1,5 @@
 """The README's walkthrough runs as written: every block marked `<!-- walkthrough: ... -->`,
-in order, on a copy of the demo workspace without its linkgate.toml (real cargo, linkers, git).
+in order, from an empty directory: the first block writes the demo workspace (real cargo, linkers, git).
 
 Markers: `sh` runs the block with bash (linkgate on PATH, exit 0 required);
 `toml >> FILE` appends the block to FILE; `yaml > FILE` writes it as FILE.
@@ -9,19 +9,16 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
 import yaml
-from lgtest import git_repo
 from workflow_lint import actionlint
 
 ROOT = Path(__file__).resolve().parents[3]
 README = ROOT / "README.md"
-DEMO = ROOT / "src" / "linkgate" / "data" / "demo"
 BLOCK = re.compile(r"<!-- walkthrough: (?P<how>.*?) -->\n```(?P<lang>\w+)\n(?P<body>.*?)```", re.S)
 
 
@@ -39,10 +36,8 @@ def test_every_snippet_of_the_walkthrough_is_marked() -> None:
 
 
 def test_readme_walkthrough_runs(tmp_path: Path) -> None:
-    ws = tmp_path / "nativelink"
-    shutil.copytree(DEMO, ws, ignore=shutil.ignore_patterns("target", ".linkgate", "linkgate.toml"))
-    (ws / ".gitignore").write_text("target/\n.linkgate/\nCargo.lock\n")
-    git_repo(ws)
+    # From an empty directory, as a newcomer starts: the first block writes the demo copy and enters it.
+    cwd = tmp_path
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@t"}
@@ -50,17 +45,23 @@ def test_readme_walkthrough_runs(tmp_path: Path) -> None:
     ran = []
     for how, lang, body in blocks():
         if how == "sh":
-            done = subprocess.run(["bash", "-euo", "pipefail", "-c", body], cwd=ws, env=env,
+            done = subprocess.run(["bash", "-euo", "pipefail", "-c", body], cwd=cwd, env=env,
                                   capture_output=True, text=True, timeout=600)
             assert done.returncode == 0, f"{body}\n{done.stdout}\n{done.stderr}"
             ran.append(body.split()[0:2])
+            # Blocks run one shell each; a top-level `cd DIR` carries on to the next, as in a terminal.
+            for line in body.splitlines():
+                if line.startswith("cd "):
+                    cwd = cwd / line.split()[1]
         else:
             op, name = how.split()[1:3] if how.startswith(lang) else ("", "")
             assert op in (">", ">>") and name, f"unknown marker {how!r}"
-            target = ws / name
+            target = cwd / name
             target.parent.mkdir(parents=True, exist_ok=True)
             with target.open("a" if op == ">>" else "w") as fh:
                 fh.write(("\n" if op == ">>" else "") + body)
+    ws = tmp_path / "nativelink"
+    assert cwd == ws
 
     # What the README says init writes for the demo.
     (gate,) = tomllib.loads((ws / "linkgate.toml").read_text())["gate"]
@@ -75,4 +76,4 @@ def test_readme_walkthrough_runs(tmp_path: Path) -> None:
     assert "git+https://github.com/example/linkgate@0123456789abcdef0123456789abcdef01234567" in steps
     assert "linkgate run nativelink" in steps
     assert actionlint(ws, wf) == []
-    assert [r[:2] for r in ran][:2] == [["linkgate", "init"], ["linkgate", "run"]]
+    assert [r[:2] for r in ran][:3] == [["linkgate", "demo"], ["linkgate", "init"], ["linkgate", "run"]]
