@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from linkgate.cargo import linklib
+
 _MAGIC = (b"!<arch>\n", b"!<thin>\n")
 
 
@@ -120,13 +122,12 @@ def native_archives(
     """Resolve cargo's ``linked_libs``/``linked_paths`` (``static=zlite``, ``native=/out``) to files."""
     dirs = [Path(p.split("=", 1)[1] if "=" in p else p) for p in linked_paths]
     out: list[NativeArchive] = []
-    for lib in linked_libs:
-        kind, _, name = lib.rpartition("=")
-        if kind and not kind.startswith("static"):
+    for value in linked_libs:
+        lib = linklib.parse(value)
+        if not lib.may_be_archive or not lib.name:
             continue  # dylib / framework: not an archive a build script made
-        name = name.split(":", 1)[0]  # `name:rename`
         for d in dirs:
-            path = d / f"lib{name}.a"
+            path = d / lib.archive_file
             if path.is_file():
                 out.append(NativeArchive(path, package, build_script))
                 break

@@ -1,13 +1,17 @@
-"""Static libraries a build script links from outside the repository and the target dir.
+"""Static libraries a build script links from anywhere but the target dir, compared by content.
 
 ``cargo:rustc-link-lib=static=sqlite3`` with ``rustc-link-search=native=$SQLITE_DIR``
 makes rustc copy ``libsqlite3.a`` into the crate's rlib when it compiles the
 crate. Neither cargo nor rustc watches that file, so after it changes or
 vanishes a warm build relinks the old copy from the rlib and passes, while a
-cold build fails or links other code. linkgate records each such archive
-(size, mtime, sha256) after every run, in ``<target-dir>/linkgate-links/``,
-and before judging the next one compares: a changed or vanished archive makes
-it rebuild the owning package, as for blind in-repo inputs (gate/stale.py).
+cold build fails or links other code. The same holds for a prebuilt archive
+committed to the repository (inside a package or outside every package), and
+for a ``rerun-if-changed`` one: cargo compares mtimes, and ``touch -r`` keeps
+the old one. linkgate records each such archive (size, mtime, inode, ctime,
+sha256) after every run, in ``<target-dir>/linkgate-links/``, and before the
+next build compares them by content: a changed or vanished archive makes it
+rebuild the owning package first. Archives in the target dir are build output
+(a script's ``OUT_DIR``); cargo rebuilds them with their package.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from linkgate.cargo import linklib
 from linkgate.gate.linkrecord import LINKS_DIR
 
 RECORD = "external-inputs.state"  # not *.json: read_records globs those
@@ -27,7 +32,7 @@ RECORD = "external-inputs.state"  # not *.json: read_records globs those
 
 @dataclass(frozen=True)
 class ExternalChange:
-    """A file outside the workspace a build script linked from that vanished or changed since."""
+    """An archive a build script linked from outside the target dir that vanished or changed since."""
 
     package_id: str
     path: str
@@ -39,28 +44,34 @@ def _inside(path: Path, roots: Sequence[Path]) -> bool:
 
 
 def external_archives(
-    build_scripts: Iterable[tuple[str, Sequence[str], Sequence[str]]], root: Path, target_dir: Path
+    build_scripts: Iterable[tuple[str, Sequence[str], Sequence[str]]], target_dir: Path
 ) -> dict[str, list[str]]:
-    """package_id -> the static archives its build script links from outside *root* and *target_dir*.
+    """package_id -> the static archives its build script links from outside *target_dir*.
 
-    *build_scripts* are (package_id, linked_libs, linked_paths) as cargo reports them.
+    *build_scripts* are (package_id, linked_libs, linked_paths) as cargo reports them;
+    an archive is the first file the linker would find, in search-path order.
     """
-    skip = [root.resolve(), target_dir.resolve()]
+    skip = [target_dir.resolve()]
     found: dict[str, list[str]] = {}
     for package_id, libs, paths in build_scripts:
         dirs = [Path(p.split("=", 1)[1] if "=" in p else p) for p in paths]
-        for lib in libs:
-            kind, _, name = lib.rpartition("=")
-            if kind and not kind.startswith("static"):
-                continue
-            name = name.split(":", 1)[0]
+        for value in libs:
+            lib = linklib.parse(value)
+            if not lib.may_be_archive or not lib.name:
+                continue  # dylib / framework: nothing rustc bundles or cargo would miss
             for d in dirs:
-                candidate = d / f"lib{name}.a"
+                candidate = d / lib.archive_file
                 if candidate.is_file():
-                    if not _inside(candidate.resolve(), skip):
+                    if not _inside(candidate.resolve(), skip) and str(candidate) not in found.get(package_id, ()):
                         found.setdefault(package_id, []).append(str(candidate))
                     break
     return found
+
+
+# What must all be equal for a file to be the one hashed before without reading it again:
+# a replacement of the same size with its mtime put back (`touch -r`, `cp -p`, an
+# unpacked tarball) still gets a new ctime, and a rename over it a new inode.
+_IDENTITY = ("size", "mtime_ns", "ino", "dev", "ctime_ns")
 
 
 def _stat(path: str, previous: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
@@ -68,8 +79,10 @@ def _stat(path: str, previous: Mapping[str, Any] | None = None) -> dict[str, Any
         st = os.stat(path)
     except OSError:
         return None
-    if previous and previous.get("size") == st.st_size and previous.get("mtime_ns") == st.st_mtime_ns:
-        return dict(previous)  # unchanged by size and mtime: no need to read it again
+    now = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "ino": st.st_ino, "dev": st.st_dev,
+           "ctime_ns": st.st_ctime_ns}
+    if previous and previous.get("sha256") and all(previous.get(k) == now[k] for k in _IDENTITY):
+        return dict(previous)  # the very file hashed last time, untouched since
     digest = hashlib.sha256()
     try:
         with open(path, "rb") as fh:
@@ -77,7 +90,7 @@ def _stat(path: str, previous: Mapping[str, Any] | None = None) -> dict[str, Any
                 digest.update(block)
     except OSError:
         return None
-    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": digest.hexdigest()}
+    return {**now, "sha256": digest.hexdigest()}
 
 
 def load(target_dir: Path) -> dict[str, dict[str, dict[str, Any]]]:
@@ -104,7 +117,7 @@ def changes(target_dir: Path) -> list[ExternalChange]:
 
 
 def save(target_dir: Path, archives: Mapping[str, Sequence[str]]) -> dict[str, dict[str, dict[str, Any]]]:
-    """Record the archives as they are now (size, mtime, sha256); return the record."""
+    """Record the archives as they are now (stat identity and sha256); return the record."""
     previous = load(target_dir)
     doc: dict[str, dict[str, dict[str, Any]]] = {}
     for package_id, paths in archives.items():

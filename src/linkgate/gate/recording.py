@@ -273,6 +273,7 @@ def mixed_linkage_of(
     libraries rustc bundled into an rlib that is on that line."""
     if not links:
         return []  # nothing linked (a warm no-op): no build script's output to read
+    from linkgate.cargo import linklib
     from linkgate.cargo.buildscript import read_build_script_output
     from linkgate.cargo.messages import package_name
     from linkgate.gate import linkinputs
@@ -281,10 +282,11 @@ def mixed_linkage_of(
     for package_id, out_dir in build_scripts:
         out = read_build_script_output(Path(out_dir), package_id) if out_dir else None
         for d in out.link_directives() if out else ():
-            kind, _, name = d.value.rpartition("=")
-            if d.key == "rustc-link-lib" and kind.startswith("static") and "-bundle" not in kind:
+            lib = linklib.parse(d.value) if d.key == "rustc-link-lib" else None
+            stem = _STEM.match(lib.archive_file) if lib is not None and lib.bundled else None
+            if stem:
                 pkg = package_name(package_id)
-                bundled.append((name.split(":", 1)[0], pkg, f"lib{pkg.replace('-', '_')}-"))
+                bundled.append((stem["name"], pkg, f"lib{pkg.replace('-', '_')}-"))
     found: dict[str, Diagnostic] = {}
     for args, cwd, output in links:
         static: dict[str, str] = {}

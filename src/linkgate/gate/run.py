@@ -315,6 +315,8 @@ def _run_cargo(
     progress: Progress | None,
     root: Path | None = None,
 ) -> None:
+    if root is not None:
+        _invalidate_changed_archives(result, root, progress)
     log, rc, stderr = _build(argv, cwd, env, progress)
     _judge(result, log, rc, stderr)
     if result.verdict in (LINKED, LINK_FAILED):
@@ -322,9 +324,11 @@ def _run_cargo(
     if root is not None and log.build_scripts:
         from linkgate.gate import external
 
-        # What the next run compares with: the outside archives as this build saw them.
+        # What the next run compares with: the archives as this build saw them. A package
+        # invalidated above but not rebuilt (the build stopped first) has no fingerprint
+        # left, so the next build still rebuilds it.
         external.save(Path(result.target_dir), external.external_archives(
-            ((b.package_id, b.linked_libs, b.linked_paths) for b in log.build_scripts), root, Path(result.target_dir)))
+            ((b.package_id, b.linked_libs, b.linked_paths) for b in log.build_scripts), Path(result.target_dir)))
     if result.verdict != LINKED or result.linked or not force_link:
         if result.verdict == LINKED and not result.linked:
             result.proven = False
@@ -362,28 +366,15 @@ def _rebuild_stale(
 ) -> BuildLog | None:
     """Rebuild packages whose build script cargo did not rerun although an input it
     does not watch changed (gate/stale.py); the new log, or None when none was stale."""
-    from linkgate.gate import external
     from linkgate.gate.stale import stale_scripts
 
     stale = stale_scripts((b.package_id, b.out_dir) for b in log.build_scripts)
     tdir = Path(result.target_dir)
-    outside = external.changes(tdir)
-    if not stale and not outside:
+    if not stale:
         return None
     from linkgate.cargo.fingerprint import invalidate_package
-    from linkgate.cargo.messages import package_name
 
     rebuilt = [s.package for s in stale]
-    for change in outside:
-        pkg = package_name(change.package_id)
-        n = invalidate_package(tdir, pkg)
-        rebuilt.append(pkg)
-        result.warnings.append(
-            f"{change.path} {change.why} since the last run: a static archive the build script of {pkg} links "
-            f"from outside the repository and the target dir. rustc bundled the old copy into {pkg}'s rlib and "
-            f"cargo does not watch the file, so a warm build would link the old code; linkgate invalidated {pkg} "
-            f"({n} units) and built again, so the verdict rests on the archive as it is now"
-        )
     for s in stale:
         n = invalidate_package(tdir, s.package)
         shown = ", ".join(s.changed)
@@ -402,6 +393,37 @@ def _rebuild_stale(
     result.verdict = ERROR
     _judge(result, log2, rc2, stderr2)
     return log2
+
+
+def _invalidate_changed_archives(result: GateResult, root: Path, progress: Progress | None) -> None:
+    """Before building: invalidate the package of every recorded archive (gate/external.py)
+    whose content changed or that vanished since the last run, so this build links it as it is."""
+    from linkgate.gate import external
+
+    tdir = Path(result.target_dir)
+    changed = external.changes(tdir)
+    if not changed:
+        return
+    from linkgate.cargo.fingerprint import invalidate_package
+    from linkgate.cargo.messages import package_name
+
+    counts: dict[str, int] = {}
+    for change in changed:
+        pkg = package_name(change.package_id)
+        if pkg not in counts:
+            counts[pkg] = invalidate_package(tdir, pkg)
+        where = Path(change.path)
+        inside = root.resolve() in where.resolve().parents
+        shown = os.path.relpath(where, root) if inside else change.path
+        place = "from the repository" if inside else "from outside the repository and the target dir"
+        result.warnings.append(
+            f"{shown} {change.why} since the last run (compared by content): a static archive the build "
+            f"script of {pkg} links {place}. rustc bundled the old copy into {pkg}'s rlib and cargo does "
+            f"not watch the file by content, so a warm build would link the old code; linkgate invalidated "
+            f"{pkg} ({counts[pkg]} units) before building, so the verdict rests on the archive as it is now"
+        )
+    if progress is not None:
+        progress(f"rebuilding {', '.join(counts)}: archives changed that cargo does not watch", None)
 
 
 def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:

@@ -94,16 +94,18 @@ def built(config: Config, gate: Gate, graph: cargo_graph.Graph | None = None) ->
             add_link_script(surface, config.root, name, pkg.manifest_dir, _describe(links), "emits",
                             record.changed_paths, record.env_vars, record.any_change, run=run)
     for tdir in dirs:
-        _add_outside_archives(surface, gate, tdir, latest)
+        _add_recorded_archives(surface, config.root, gate, tdir, latest)
     manifests = [graph.workspace_root / "Cargo.toml"]
     manifests += [graph.packages[m].manifest_dir / "Cargo.toml" for m in graph.members if m in graph.packages]
     add_common(surface, config, gate, graph.workspace_root, manifests)
     return surface
 
 
-def _add_outside_archives(surface: Surface, gate: Gate, tdir: Path, latest: dict[str, RerunRecord]) -> None:
-    """The static archives the last run recorded from outside the repository and the
-    target dir (gate/external.py), with the variable that chose their directory."""
+def _add_recorded_archives(surface: Surface, root: Path, gate: Gate, tdir: Path,
+                           latest: dict[str, RerunRecord]) -> None:
+    """The static archives the last run recorded from outside the target dir (gate/external.py):
+    from outside the repository with the variable that chose their directory, and the
+    repository's own prebuilt ones."""
     import os
 
     from linkgate.cargo.messages import package_name
@@ -113,6 +115,11 @@ def _add_outside_archives(surface: Surface, gate: Gate, tdir: Path, latest: dict
         name = package_name(package_id)
         record = latest.get(name)
         for path in sorted(files):
+            rel, outside = relative(root, Path(path))
+            if not outside:
+                surface.add_path(rel, f"static archive the build script of {name} links; rustc bundles it "
+                                 "into the rlib, and linkgate compares it by content every run", False, name)
+                continue
             var = next((v for v in (record.env_vars if record else ())
                         if (value := gate.env.get(v, os.environ.get(v))) and path.startswith(value.rstrip("/") + "/")),
                        None)

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from lgtest import git_repo
+from lgtest import git, git_repo
 
 from linkgate.cli import main
 
@@ -95,3 +95,74 @@ def test_a_vanished_outside_archive_is_not_linked(ws, capsys, tmp_path):
     assert res["verdict"] != "linked", res
     assert any(f"{outside}/libextcalc.a vanished since the last run" in w for w in res["warnings"]), res["warnings"]
     assert [d["kind"] for d in res["diagnostics"]] == ["library-not-found"]
+
+
+def _same_size_and_mtime(path: Path, value: int, tmp_path: Path) -> None:
+    """Rebuild the archive with *value* and give it the old one's mtime (`touch -r`)."""
+    before = path.stat()
+    reference = tmp_path / "reference.a"
+    shutil.copy2(path, reference)
+    _archive(path.parent, value)
+    subprocess.run(["touch", "-r", str(reference), str(path)], check=True)
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert path.read_bytes() != reference.read_bytes()
+
+
+def test_a_replacement_of_the_same_size_and_mtime_is_caught_by_content(ws, capsys, tmp_path):
+    root, outside = ws
+    res = _run(capsys)
+    assert res["verdict"] == "linked" and _output(res) == "1"
+    _same_size_and_mtime(outside / "libextcalc.a", 2, tmp_path)
+    res = _run(capsys)
+    assert res["verdict"] == "linked" and _output(res) == "2"
+    assert any(f"{outside}/libextcalc.a changed since the last run" in w for w in res["warnings"]), res["warnings"]
+
+
+def _use_build_rs(root: Path, text: str) -> None:
+    (root / "extsys/build.rs").write_text(text)
+    git(root, "commit", "-qam", "build.rs")
+
+
+@pytest.mark.parametrize("lib", ["static:+verbatim=libextcalc.a", "static:+whole-archive,+verbatim=libextcalc.a"])
+def test_every_link_lib_modifier_is_recorded(ws, capsys, lib):
+    root, outside = ws
+    _use_build_rs(root, BUILD_RS.replace("static=extcalc", lib))
+    res = _run(capsys)
+    assert res["verdict"] == "linked" and _output(res) == "1"
+    state = json.loads((Path(res["target_dir"]) / "linkgate-links/external-inputs.state").read_text())
+    assert [list(files) for files in state.values()] == [[f"{outside}/libextcalc.a"]]
+    _archive(outside, 2)
+    res = _run(capsys)
+    assert res["verdict"] == "linked" and _output(res) == "2"
+    assert any(f"{outside}/libextcalc.a changed since the last run" in w for w in res["warnings"]), res["warnings"]
+
+
+IN_REPO_BUILD_RS = """\
+fn main() {
+    println!("cargo:rerun-if-env-changed=EXTCALC_DIR");
+    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap();
+    println!("cargo:rustc-link-search=native={dir}/../prebuilt");
+    println!("cargo:rustc-link-lib=static=extcalc");
+}
+"""
+
+
+def test_a_tracked_archive_in_the_repository_outside_every_package_is_watched(ws, capsys):
+    root, _ = ws
+    _archive(root / "prebuilt", 1)
+    (root / "prebuilt/extcalc.o").unlink()
+    (root / "extsys/build.rs").write_text(IN_REPO_BUILD_RS)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "prebuilt archive")
+    res = _run(capsys)
+    assert res["verdict"] == "linked" and _output(res) == "1"
+    assert main(["surface", "app", "--format", "json"]) == 0
+    paths = {p["path"]: p["why"] for p in json.loads(capsys.readouterr().out)["paths"]}
+    assert "compares it by content" in paths["prebuilt/libextcalc.a"]
+    _archive(root / "prebuilt", 2)
+    (root / "prebuilt/extcalc.o").unlink()
+    git(root, "commit", "-qam", "new prebuilt archive")
+    res = _run(capsys)
+    assert res["verdict"] == "linked" and _output(res) == "2"
+    assert any("prebuilt/libextcalc.a changed since the last run" in w for w in res["warnings"]), res["warnings"]
