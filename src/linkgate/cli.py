@@ -34,7 +34,7 @@ def __getattr__(name: str) -> object:
 
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog_name: str = "linkgate") -> int:
     """Entry point; takes argv explicitly so tests call it in-process."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args == ["--version"]:
@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from linkgate.commands.group import cli
 
     try:
-        rv: Any = cli.main(args=args, prog_name="linkgate", standalone_mode=False)
+        rv: Any = cli.main(args=args, prog_name=prog_name, standalone_mode=False)
     except LinkgateError as exc:
         _print_error(exc.render())
         return exc.return_code
@@ -83,7 +83,7 @@ def cargo_main(argv: Sequence[str] | None = None) -> int:
     """``cargo linkgate ARGS``: cargo runs ``cargo-linkgate linkgate ARGS`` (the
     subcommand's name first, as for cargo-hack and cargo-nextest); drop it."""
     args = list(sys.argv[1:] if argv is None else argv)
-    return main(args[1:] if args[:1] == ["linkgate"] else args)
+    return main(args[1:] if args[:1] == ["linkgate"] else args, prog_name="cargo linkgate")
 
 
 def entry() -> None:

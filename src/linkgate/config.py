@@ -290,7 +290,7 @@ def find_config(start: Path, stop: Path | None = None) -> Path:
             break
     raise ConfigError(
         f"no linkgate configuration found from {here} up to the repository root",
-        hint=f"create {CONFIG_NAME} with a [[gate]] table, or add "
+        hint=f"run `linkgate init` to write {CONFIG_NAME} from the workspace's build scripts, or add "
         "[workspace.metadata.linkgate] to Cargo.toml, or pass --config PATH",
     )
 

@@ -93,6 +93,18 @@ class LazyGroup(click.Group):
         command: click.Command = module.command
         return _with_examples(command, cmd_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = click.utils.make_str(args[0]) if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            from linkgate.tomlsource import did_you_mean
+
+            close = did_you_mean(name, self.list_commands(ctx))
+            ctx.fail(f"no such command {name!r}" + (f" ({close})" if close else "")
+                     + f": `{ctx.command_path} --help` lists the commands")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
         if rows:

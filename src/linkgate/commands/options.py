@@ -66,7 +66,37 @@ def check_output(ctx: click.Context, param: click.Parameter, value: str | None) 
     return value
 
 
+# What `-o FILE` without `-f` means, by FILE's suffix: `-o report.json` that wrote
+# text would be read by the next tool in the pipeline as a broken JSON document.
+_SUFFIX_FORMATS = {".json": "json", ".md": "markdown", ".markdown": "markdown", ".sarif": "sarif", ".xml": "junit"}
+
+
+def format_for(output: str | None) -> str | None:
+    """The format `-o OUTPUT` asks for by its suffix, if it asks for one."""
+    if output is None:
+        return None
+    import os
+
+    return _SUFFIX_FORMATS.get(os.path.splitext(output)[1].lower())
+
+
+def _format_from_output(f: F) -> F:
+    import functools
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        ctx = click.get_current_context(silent=True)
+        inferred = format_for(kwargs.get("output"))
+        if (ctx is not None and inferred is not None
+                and ctx.get_parameter_source("fmt") is click.core.ParameterSource.DEFAULT):
+            kwargs["fmt"] = inferred
+        return f(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
 def format_options(f: F) -> F:
+    f = _format_from_output(f)
     f = click.option(
         "--output",
         "-o",
@@ -82,7 +112,7 @@ def format_options(f: F) -> F:
         type=click.Choice(FORMAT_CHOICES),
         default="human",
         show_default=True,
-        help="Report format.",
+        help="Report format (default: from -o FILE's suffix, .json .md .sarif .xml, else human).",
     )(f)
 
 

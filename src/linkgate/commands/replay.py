@@ -26,7 +26,11 @@ def command(gate: str, only_linkers: tuple[str, ...], config_path: str | None, f
     selected = cfg.gate(gate)
     for name in only_linkers:
         if name not in selected.linkers:
-            raise UsageError(f"gate {gate!r} has no linker {name!r}", hint="its linkers: " + ", ".join(selected.linkers))
+            from linkgate.tomlsource import did_you_mean
+
+            close = did_you_mean(name, selected.linkers)
+            raise UsageError(f"gate {gate!r} has no linker {name!r}",
+                             hint=(close + " " if close else "") + "its linkers: " + ", ".join(selected.linkers))
     results = [replay_gate(cfg, selected, ln) for ln in selected.linkers if not only_linkers or ln in only_linkers]
     report = build_report(results)
     emit(report, fmt, output)

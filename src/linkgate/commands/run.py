@@ -51,7 +51,10 @@ def command(
     selected = cfg.select(gates or tuple(dict.fromkeys(g for g, _ in pairs)))
     for name in only_linkers:
         if name not in config_mod.LINKERS:
-            raise UsageError(f"unknown linker {name!r}", hint="choose from: " + ", ".join(config_mod.LINKERS))
+            from linkgate.tomlsource import did_you_mean
+
+            raise UsageError(f"unknown linker {name!r}", hint=did_you_mean(name, config_mod.LINKERS)
+                             or "choose from: " + ", ".join(config_mod.LINKERS))
     selected = _with_linkers(selected, only_linkers)
     from linkgate.history.recorder import Recorder
 

@@ -31,7 +31,11 @@ def command(
     selected = cfg.gate(gate)
     for name in only_linkers:
         if name not in selected.linkers:
-            raise UsageError(f"gate {gate!r} has no linker {name!r}", hint="its linkers: " + ", ".join(selected.linkers))
+            from linkgate.tomlsource import did_you_mean
+
+            close = did_you_mean(name, selected.linkers)
+            raise UsageError(f"gate {gate!r} has no linker {name!r}",
+                             hint=(close + " " if close else "") + "its linkers: " + ", ".join(selected.linkers))
     linkers = [ln for ln in selected.linkers if not only_linkers or ln in only_linkers]
     with Progress(enabled=not quiet) as progress:
         entries = sweep(cfg, selected, linkers, jobs=jobs, progress=progress.phase)

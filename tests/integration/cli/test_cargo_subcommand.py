@@ -46,4 +46,4 @@ def test_only_a_leading_linkgate_is_dropped(capsys: pytest.CaptureFixture[str]) 
     assert cargo_main(["--version"]) == 0
     capsys.readouterr()
     assert cargo_main(["linkgate", "linkgate"]) == 2
-    assert "No such command 'linkgate'" in capsys.readouterr().err
+    assert "no such command 'linkgate'" in capsys.readouterr().err

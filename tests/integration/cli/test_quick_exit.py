@@ -29,7 +29,7 @@ def test_a_large_json_document_arrives_whole_through_a_pipe(tmp_path: Path) -> N
 def test_exit_codes_are_mains(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "linkgate", "no-such-verb"], capture_output=True, text=True,
                           cwd=tmp_path)
-    assert done.returncode == 2 and "No such command" in done.stderr
+    assert done.returncode == 2 and "no such command" in done.stderr
 
 
 def test_a_reader_that_goes_away_gives_exit_1_without_a_traceback(tmp_path: Path) -> None:
