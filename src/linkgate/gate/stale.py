@@ -11,6 +11,10 @@ the archive is stale, and the caller rebuilds the package.
 Only what cargo would miss counts: ``.rs`` files and manifests (rustc's
 dep-info and cargo track them), files under a ``rerun-if-changed`` path, and
 other packages' directories are left out, as are build output and VCS data.
+So are files no build script compiles or reads as a build input: linkgate's own
+configuration and state, dotfiles (``.gitignore``, ``.editorconfig``) and a
+package's prose (LICENSE, README, CHANGELOG ...). Editing ``linkgate.toml``
+must not cost a full C rebuild; anything else still counts (fail closed).
 """
 
 from __future__ import annotations
@@ -27,6 +31,11 @@ _SKIP_DIRS = {"target", ".git", ".hg", ".svn", "node_modules", ".linkgate"}
 # .rs: rustc's dep-info tracks them; .md: documentation no build script compiles.
 _TRACKED_BY_CARGO = (".rs", ".md")
 _MANIFESTS = {"Cargo.toml", "Cargo.lock"}
+# linkgate's configuration (config.CONFIG_NAME) and the prose every package carries,
+# matched on the name before its first dot (LICENSE-MIT, README.rst, CHANGELOG.txt).
+_NOT_INPUTS = {"linkgate.toml"}
+_PROSE = {"license", "licence", "copying", "notice", "authors", "contributors", "readme", "changelog",
+          "changes", "history", "news", "contributing", "code_of_conduct", "security", "codeowners"}
 # Enough to name the problem; the rebuild does not depend on the list being whole.
 _SHOWN = 3
 
@@ -76,6 +85,14 @@ def stale_scripts(build_scripts: Iterable[tuple[str, str]]) -> list[StaleScript]
     return found
 
 
+def _may_be_input(name: str) -> bool:
+    """False for files no build script reads as a build input (see the module's docstring)."""
+    if name in _NOT_INPUTS or name.startswith("."):
+        return False
+    stem = name.split(".", 1)[0].split("-", 1)[0].lower()
+    return stem not in _PROSE
+
+
 def _newer_files(root: Path, since: float, watched: list[str]) -> list[str]:
     newer: list[tuple[float, str]] = []
     for dirpath, dirnames, filenames in os.walk(root):
@@ -84,7 +101,7 @@ def _newer_files(root: Path, since: float, watched: list[str]) -> list[str]:
             continue  # another package: its own build script, its own record
         dirnames[:] = [d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".")]
         for name in filenames:
-            if name.endswith(_TRACKED_BY_CARGO) or name in _MANIFESTS:
+            if name.endswith(_TRACKED_BY_CARGO) or name in _MANIFESTS or not _may_be_input(name):
                 continue
             path = os.path.join(dirpath, name)
             if any(path == w or path.startswith(w.rstrip("/") + "/") for w in watched):

@@ -244,3 +244,22 @@ def test_a_c_source_cargo_does_not_watch_is_rebuilt_before_a_green_verdict(ccsys
     rc, doc = run_json(ccsys, monkeypatch, capsys)
     assert (rc, doc["results"][0]["verdict"]) == (0, "linked")
     assert not any("changed after its build script" in w for w in doc["results"][0]["warnings"])
+
+
+def test_linkgates_own_files_and_prose_never_rebuild_the_c(ccsys, monkeypatch, capsys):
+    # Editing linkgate.toml, LICENSE or .gitignore beside a blind build script is not a C change.
+    set_cargo(ccsys, ["test", "--release", "-p", "app", "--test", "calls", "--no-run"], ["bfd"])
+    rc, doc = run_json(ccsys, monkeypatch, capsys)
+    assert rc == 0 and doc["results"][0]["verdict"] == "linked"
+    zsys = ccsys / "zsys"
+    for name in ("linkgate.toml", "LICENSE-MIT", "README.md", ".gitignore", "CHANGELOG"):
+        (zsys / name).write_text("# not a build input\n")
+    rc, doc = run_json(ccsys, monkeypatch, capsys)
+    (res,) = doc["results"]
+    assert (rc, res["verdict"]) == (0, "linked"), res
+    assert not any("changed after its build script" in w for w in res["warnings"]), res["warnings"]
+    # A file that may be an input still rebuilds (fail closed): a new header beside the C.
+    (zsys / "vendor" / "zlite" / "extra.h").write_text("#define ZL_EXTRA 1\n")
+    rc, doc = run_json(ccsys, monkeypatch, capsys)
+    assert any("vendor/zlite/extra.h in package zsys changed after its build script last ran" in w
+               for w in doc["results"][0]["warnings"]), doc["results"][0]["warnings"]
