@@ -1,8 +1,9 @@
-"""Which static archives on a link line define which symbols.
+"""The static archives on a link line, and those the build scripts made.
 
-Reads the archive's own symbol index (the ``/`` or ``/SYM64/`` member that
-``ar s`` writes) rather than running ``nm``: it is a few lines of parsing,
-needs no binutils, and reads only the index, not the members.
+An archive is a ``.a`` named by path or found for ``-l`` through ``-L``, or an
+rlib: rustc bundles the objects of a ``static=`` library into its crate's
+rlib, so an rlib is where GNU ld finds (or, too early on the line, misses)
+those symbols. What each defines is read by :mod:`linkgate.objects.ar`.
 """
 
 from __future__ import annotations
@@ -13,32 +14,6 @@ from pathlib import Path
 
 from linkgate.cargo import linklib
 
-_MAGIC = (b"!<arch>\n", b"!<thin>\n")
-
-
-def archive_symbols(path: Path) -> frozenset[str]:
-    """Global symbols the archive defines; empty when unreadable or unindexed."""
-    try:
-        with path.open("rb") as fh:
-            if fh.read(8) not in _MAGIC:
-                return frozenset()
-            header = fh.read(60)
-            if len(header) < 60:
-                return frozenset()
-            name = header[:16].rstrip()
-            size = int(header[48:58].strip() or b"0")
-            if name not in (b"/", b"/SYM64/"):
-                return frozenset()
-            data = fh.read(size)
-    except (OSError, ValueError):
-        return frozenset()
-    width = 8 if name == b"/SYM64/" else 4
-    if len(data) < width:
-        return frozenset()
-    count = int.from_bytes(data[:width], "big")
-    names = data[width + count * width:].split(b"\0")[:count]
-    return frozenset(n.decode("utf-8", errors="replace") for n in names if n)
-
 
 @dataclass(frozen=True)
 class LinkArchive:
@@ -48,7 +23,7 @@ class LinkArchive:
 
 
 def archives_on_line(argv: Sequence[str], cwd: Path | None = None) -> list[LinkArchive]:
-    """Static archives in link-line order, resolving ``-l`` through ``-L``."""
+    """Static archives and rlibs in link-line order, resolving ``-l`` through ``-L``."""
     flat: list[str] = []
     for arg in argv:
         # rustc and cc pass linker flags as -Wl,a,b
@@ -72,39 +47,11 @@ def archives_on_line(argv: Sequence[str], cwd: Path | None = None) -> list[LinkA
                 if p.suffix == ".a" and p.is_file():
                     out.append(LinkArchive(i, a, p))
                     break
-        elif a.endswith(".a") and not a.startswith("-"):
+        elif a.endswith((".a", ".rlib")) and not a.startswith("-"):
             p = base / a
             if p.is_file():
                 out.append(LinkArchive(i, a, p))
     return out
-
-
-def archive_members(path: Path) -> frozenset[str]:
-    """Names of the members of an ar archive (GNU and BSD long names); empty when unreadable."""
-    names: set[str] = set()
-    try:
-        with path.open("rb") as fh:
-            if fh.read(8) != b"!<arch>\n":
-                return frozenset()
-            longnames = b""
-            while len(header := fh.read(60)) == 60:
-                raw, size = header[:16].rstrip(), int(header[48:58].strip() or b"0")
-                data = fh.read(size + (size & 1))
-                if raw in (b"/", b"/SYM64/", b"__.SYMDEF", b"__.SYMDEF SORTED"):
-                    continue
-                if raw == b"//":
-                    longnames = data
-                elif raw.startswith(b"/") and raw[1:].isdigit():
-                    start = int(raw[1:])
-                    end = longnames.find(b"/\n", start)
-                    names.add(longnames[start:end if end != -1 else None].decode("utf-8", "replace"))
-                elif raw.startswith(b"#1/") and raw[3:].isdigit():
-                    names.add(data[: int(raw[3:])].rstrip(b"\0").decode("utf-8", "replace"))
-                else:
-                    names.add(raw.rstrip(b"/").decode("utf-8", "replace"))
-    except (OSError, ValueError):
-        return frozenset(names)
-    return frozenset(names)
 
 
 @dataclass(frozen=True)

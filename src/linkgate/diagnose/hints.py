@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from linkgate.diagnose.archives import LinkArchive, NativeArchive, archive_members, archive_symbols
+from linkgate.diagnose.archives import LinkArchive, NativeArchive
 from linkgate.diagnose.model import Diagnostic
+from linkgate.objects.ar import member_names, symbol_index
 from linkgate.diagnose.order import from_undefined
 
 _SONAME = re.compile(r"^lib(?P<name>.+?)\.(?:so(?:\.[0-9.]+)?|a|dylib|tbd)$")
@@ -89,7 +90,7 @@ def _missing_from_own_archive(d: Diagnostic, native: Sequence[NativeArchive]) ->
     """
     if not native or d.symbol is None:
         return None
-    if any(d.symbol in archive_symbols(n.path) for n in native):
+    if any(d.symbol in symbol_index(n.path) for n in native):
         return None  # defined on the line after all: an order problem, not a missing source
     for ref in d.references or ((d.referenced_from,) if d.referenced_from else ()):
         m = _MEMBER.match(ref)
@@ -100,7 +101,7 @@ def _missing_from_own_archive(d: Diagnostic, native: Sequence[NativeArchive]) ->
         for n in native:
             same = n.path == archive or n.path.name == archive.name
             bundled = crate is not None and crate["crate"] == n.package.replace("-", "_")
-            if (same or bundled) and member in archive_members(n.path):
+            if (same or bundled) and member in member_names(n.path):
                 script = f" ({n.build_script})" if n.build_script else ""
                 return (
                     f"`{d.shown_symbol}` is used by {member} in {n.path.name}, which the build script of "
@@ -116,7 +117,7 @@ def _missing_from_own_archive(d: Diagnostic, native: Sequence[NativeArchive]) ->
 def _not_in_built_archives(d: Diagnostic, native: Sequence[NativeArchive]) -> str | None:
     """Referenced from Rust (an ``extern`` block of a -sys crate) or from where we cannot
     tell, while the build scripts' own static libraries are linked and none defines it."""
-    if not native or d.symbol is None or any(d.symbol in archive_symbols(n.path) for n in native):
+    if not native or d.symbol is None or any(d.symbol in symbol_index(n.path) for n in native):
         return None
     made = ", ".join(f"{n.path.name} ({n.package}{', ' + n.build_script if n.build_script else ''})"
                      for n in native[:3]) + (" and more" if len(native) > 3 else "")

@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from linkgate.diagnose.archives import LinkArchive, archive_symbols, archives_on_line
+from linkgate.diagnose.archives import LinkArchive, archives_on_line
 from linkgate.diagnose.model import Diagnostic
+from linkgate.objects.ar import symbol_index
 
 # "rust-lld: backward reference detected: helper_fn in /o/libshim.a(shim.o) refers to /o/libhelper.a(helper.o)"
 # (ld.lld 14 puts "warning: " before "backward"); the referrer may be a plain object.
@@ -68,8 +69,20 @@ def _place(path: str, archives: Sequence[LinkArchive], args: Sequence[str]) -> P
     return Placed(path, name, None)
 
 
+_RLIB = re.compile(r"^lib(?P<crate>.+)-[0-9a-f]+\.rlib$")
+
+
+def crate_of(path: str) -> str | None:
+    """``/d/libneedsys-7505a2dc.rlib`` -> ``needsys``; None for anything but a cargo-built rlib."""
+    m = _RLIB.match(os.path.basename(path))
+    return m["crate"] if m else None
+
+
 def _say(p: Placed) -> str:
     name = os.path.basename(p.path)
+    crate = crate_of(p.path)
+    if crate is not None:
+        return f"`{crate}`'s rlib ({name})"
     return f"`{p.spelling}` ({name})" if p.spelling != name else f"`{name}`"
 
 
@@ -80,6 +93,17 @@ def describe(symbol: str, definer: Placed, user: Placed | None, *, passed: bool)
         f"`{symbol}` is needed by {needs} but defined in {_say(definer)}, which comes before it on the "
         f"link line ({_say(definer)} then {needs})"
     )
+    defining, using = crate_of(definer.path), crate_of(user.path) if user else None
+    if defining and using:
+        # Both are rlibs (the libraries rustc bundled into them): rustc, not a build
+        # script, orders them, putting a crate before the crates it depends on.
+        hint = (
+            f"rustc places each crate's rlib before the crates it depends on, and `{using}` does not depend "
+            f"on `{defining}`: add `{defining}` to the [dependencies] of `{using}` and `use {defining} as _;` "
+            f"to its lib.rs, so `{defining}`'s rlib (and the library it bundles) comes after it. "
+            + explanation(symbol, passed=passed)
+        )
+        return message, hint
     hint = (
         f"Move `{definer.spelling}` after " + (f"`{user.spelling}`" if user else "the archives that use it")
         + ", or wrap both in `-Wl,--start-group ... -Wl,--end-group`. " + explanation(symbol, passed=passed)
@@ -105,7 +129,7 @@ def from_undefined(d: Diagnostic, archives: Sequence[LinkArchive], args: Sequenc
     """*d* as an archive-order diagnostic when an archive on the line defines its symbol, before its user."""
     if d.symbol is None or d.kind != "undefined-symbol" or d.linker not in ("gnu-ld", "gold", None):
         return None
-    definers = [a for a in archives if d.symbol in archive_symbols(a.path)]
+    definers = [a for a in archives if d.symbol in symbol_index(a.path)]
     if not definers:
         return None
     definer = definers[-1]

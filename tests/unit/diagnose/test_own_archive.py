@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from linkgate.diagnose import NativeArchive, classify_text, native_archives
-from linkgate.diagnose.archives import archive_members
+from linkgate.objects.ar import member_names
 
 CORPUS = Path(__file__).parents[2] / "fixtures" / "linker-output"
 LONG = "a_member_name_longer_than_sixteen.o"
@@ -27,10 +27,10 @@ def parts(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_archive_members_reads_short_and_long_names(parts: Path) -> None:
-    assert archive_members(parts / "libparts.a") == {"a.o"}
-    assert archive_members(parts / "libother.a") == {LONG}
-    assert archive_members(parts / "a.c") == frozenset()
+def test_member_names_reads_short_and_long_names(parts: Path) -> None:
+    assert member_names(parts / "libparts.a") == {"a.o"}
+    assert member_names(parts / "libother.a") == {LONG}
+    assert member_names(parts / "a.c") == frozenset()
 
 
 def test_native_archives_resolves_cargo_records(parts: Path) -> None:

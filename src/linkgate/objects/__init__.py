@@ -1,0 +1,1 @@
+"""Reading what linkers read: ar archives (static libraries and rlibs) and their members."""
