@@ -138,9 +138,36 @@ def _blind_packages(fingerprints: Path, scope: CacheScope, names: set[str]) -> s
             continue
         if scope.package != EVERY_PACKAGE and record.package not in names:
             continue
+        if _compiled_into_script(fingerprints.parent, record.package, scope.file):
+            continue  # the script's own source: cargo recompiles the script, then reruns it
         if not _watched(record.changed_paths, record.any_change, scope.package_dir, scope.file):
             blind.add(record.package.replace("-", "_"))
     return blind
+
+
+def _compiled_into_script(profile: Path, package: str, file: str) -> bool:
+    """Is *file* a source of *package*'s build script itself (build.rs, its modules, an
+    ``include!``)? rustc's dep-info for the script's compile unit,
+    ``<profile>/build/<pkg>-<hash>/build_script_build-<hash>.d``, lists them, relative
+    to the workspace root (or absolute); a change recompiles the script and cargo runs
+    it again, whatever ``rerun-if-changed`` says."""
+    for dep_info in profile.glob(f"build/{package}-*/build_script_*.d"):
+        try:
+            text = dep_info.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            target, sep, _ = line.partition(": ")
+            if not sep and line.endswith(":"):
+                target = line[:-1]  # `path:` lines: one per source, with no prerequisites
+            elif not sep:
+                continue
+            dep = target.replace("\\ ", " ")
+            if dep.endswith(".d") or not dep:
+                continue
+            if file == dep or file.endswith("/" + dep.lstrip("./")):
+                return True
+    return False
 
 
 @contextmanager

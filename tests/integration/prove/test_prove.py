@@ -90,6 +90,28 @@ def test_order_control_caught_by_bfd_not_by_rust_lld(demo_workspace, monkeypatch
     assert rc == 1
 
 
+
+def test_a_control_on_build_rs_is_not_called_unwatched(demo_workspace, monkeypatch, capsys, edit):
+    # build.rs is the build script's own source: cargo recompiles and reruns it on any change,
+    # whatever rerun-if-changed says (here it names only native/), so no note claims cargo
+    # would miss it and nothing is invalidated for it on a warm target directory.
+    edit(demo_workspace / "build.rs", 'println!("cargo:rerun-if-changed=build.rs");\n', "")
+    cfg = demo_workspace / "linkgate.toml"
+    cfg.write_text(
+        cfg.read_text().replace('["default", "bfd"]', '["bfd"]')
+        + '\n[[gate.control]]\nname = "archive-order"\nfile = "build.rs"\n'
+        + 'replace = { pattern = \'"-lcore",\\n(\\s*)"-lnutil",\', with = \'"-lnutil",\\n\\1"-lcore",\' }\n'
+    )
+    git_repo(demo_workspace)
+    monkeypatch.chdir(demo_workspace)
+    assert main(["run", "-q"]) == 0  # warm: the fingerprints a blind-script rule would delete exist
+    capsys.readouterr()
+    rc, doc = prove_json(demo_workspace, monkeypatch, capsys)
+    (c,) = doc["controls"]
+    assert (rc, c["outcome"]) == (0, "caught"), c
+    assert not any("outside every rerun-if-changed" in n for n in c["notes"]), c["notes"]
+
+
 def test_untracked_input_is_judged_on_a_real_build(demo_workspace, monkeypatch, capsys, edit):
     # The build script stops watching native/, so cargo would call a change to
     # core.c fresh; prove must still build with the mutation in place.
