@@ -69,10 +69,45 @@ class Locator:
                 return no
         return None
 
+    def _inline_item(self, array: str, index: int) -> int | None:
+        """The line of item *index* of ``array = [ {...}, {...} ]`` in the prefix's own table.
+
+        TOML 1.0 keeps an inline table on one line, so item n is the n-th ``{`` that
+        opens an item at the array's own depth, counted from the key's line."""
+        if self.prefix:
+            found = self._by_name.get(self.prefix.rstrip("."))
+            if not found:
+                return None
+            own = found[0]
+        else:
+            own = 0
+        key = self.key_line(own, self._section_end(own) if own else self._first_header(), array)
+        if key is None:
+            return None
+        depth, seen = 0, -1
+        for no in range(key, min(self._section_end(key), len(self.lines) + 1)):
+            line = self.lines[no - 1]
+            text = line.split("=", 1)[1] if no == key and "=" in line else line
+            for ch in text:
+                if ch in "[{":
+                    depth += 1
+                    if ch == "{" and depth == 2:
+                        seen += 1
+                        if seen == index:
+                            return no
+                elif ch in "]}":
+                    depth -= 1
+                    if depth == 0:
+                        return None
+        return None
+
+    def _first_header(self) -> int:
+        return self._starts[0] if self._starts else len(self.lines) + 1
+
     def gate(self, index: int, key: str | None = None) -> int | None:
         span = self._gate_span(index)
         if span is None:
-            return None
+            return self._inline_item("gate", index)  # the item's one line holds every key
         start, end = span
         if key is None:
             return start

@@ -66,3 +66,18 @@ def test_a_lookup_never_scans_every_header():
     loc.headers = _NoScan(loc.headers)
     assert loc.gate(49, "cargo") == 49 * 7 + 3
     assert loc.control(49, 0, "name") == 49 * 7 + 6
+
+
+def test_gates_written_as_an_inline_array_have_their_lines():
+    text = 'ci = {}\ngate = [\n  { name = "a", cargo = ["build"] },\n\n  { name = "b", linkers = ["x", { y = 1 }] },\n]\n'
+    loc = Locator(text, "")
+    assert loc.gate(0) == 3 and loc.gate(1, "linkers") == 5 and loc.gate(2) is None
+    assert Locator('gate = [{ name = "a" }, { name = "b" }]\n', "").gate(1) == 1
+
+
+def test_inline_gates_in_cargo_metadata_have_their_lines():
+    text = ('[package]\nname = "p"\n\n[package.metadata.linkgate]\ngate = [\n'
+            '  { name = "a" },\n  { name = "b", linkers = "bfd" },\n]\n\n[dependencies]\n')
+    loc = Locator(text, "package.metadata.linkgate.")
+    assert loc.gate(0) == 6 and loc.gate(1, "linkers") == 7
+    assert Locator(text, "workspace.metadata.linkgate.").gate(0) is None
