@@ -77,6 +77,16 @@ def read_run_record(path: Path, profile_root: Path) -> RerunRecord | None:
     return RerunRecord(package, path.parent, output, tuple(paths), tuple(env), any_change, mtime)
 
 
+def record_for_out_dir(out_dir: str | Path) -> RerunRecord | None:
+    """The run record of the build script whose ``OUT_DIR`` is *out_dir*
+    (``<profile>/build/<pkg>-<hash>/out``); None when cargo kept none there."""
+    build_dir = Path(out_dir).parent
+    if len(build_dir.parents) < 3:
+        return None  # not cargo's layout
+    record_file = build_dir.parents[1] / ".fingerprint" / build_dir.name / RUN_RECORD
+    return read_run_record(record_file, record_file.parents[3])
+
+
 def run_records(target_dir: Path) -> list[RerunRecord]:
     """Every build-script run record under *target_dir* (any profile, any triple)."""
     records = []

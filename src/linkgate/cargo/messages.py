@@ -43,6 +43,7 @@ class Artifact:
     executable: str | None
     fresh: bool
     manifest_path: str
+    src_path: str = ""  # the crate root, absolute (dep-info files spell it relative)
 
     @property
     def linkable(self) -> bool:
@@ -149,6 +150,7 @@ class BuildLog:
             executable=msg.get("executable"),
             fresh=bool(msg.get("fresh")),
             manifest_path=msg.get("manifest_path", ""),
+            src_path=str(target.get("src_path") or ""),
         )
         self.artifacts.append(art)
         self.units_done += 1

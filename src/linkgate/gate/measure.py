@@ -14,9 +14,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linkgate.gate.linkrecord import LINKS_DIR
+
+if TYPE_CHECKING:
+    from linkgate.gate.dirtyinputs import DirtyInput
 
 
 @dataclass(frozen=True)
@@ -28,8 +31,11 @@ class RunContext:
     commit: str | None
     branch: str | None
     # Tracked files differ from HEAD (staged or not): the verdict is about a tree
-    # no commit holds. None: not a git checkout, or git could not say.
+    # no commit holds, or an input the build read is untracked, ignored or
+    # modified (dirty_inputs, gate/dirtyinputs.py). None: not a git checkout,
+    # or git could not say.
     dirty: bool | None = None
+    dirty_inputs: tuple[DirtyInput, ...] = ()
 
 
 def context(root: Path) -> RunContext:

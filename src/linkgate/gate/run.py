@@ -89,6 +89,8 @@ class GateResult:
     context: measure.RunContext | None = None
     # Every link passed; archive-order = "fail" made it a failure (cargo did not stop at it).
     archive_order_failed: bool = field(default=False, repr=False)
+    # The units of the last build judged (cargo's messages): their dep-info says what it read.
+    seen_artifacts: list[Any] = field(default_factory=list, repr=False)
 
     @property
     def compile_s(self) -> float | None:
@@ -128,6 +130,7 @@ class GateResult:
         return {
             "run_id": self.run_id, "started_at": measure.iso(self.started_at),
             "runner": ctx.runner, "host": ctx.host, "commit": ctx.commit, "branch": ctx.branch, "dirty": ctx.dirty,
+            "dirty_inputs": [d.to_dict() for d in ctx.dirty_inputs],
             "cold": self.cold, "units_fresh": self.units_fresh,
             "link_s": None if self.link_s is None else round(self.link_s, 4),
             "compile_s": None if self.compile_s is None else round(self.compile_s, 4),
@@ -241,11 +244,47 @@ def _run_gate(
         result.verdict = ERROR
         result.messages.append(exc.render())
     result.duration_s = time.monotonic() - start
+    _judge_tree(result, config.root, tdir, record_since if recorded else None)
     if recorded:
         # Clipped to this run's own span: compile + link never exceeds the wall time.
         result.link_s = measure.link_seconds(result.links, result.started_at, result.started_at + result.duration_s)
     result.directives_digest = measure.directives_digest(result.build_scripts, result.target_dir, str(config.root))
     return result
+
+
+def _judge_tree(result: GateResult, root: Path, tdir: Path, since: float | None) -> None:
+    """``dirty`` is what the build read: an input (gate/buildinputs.py) that is untracked,
+    ignored or modified makes the run dirty, and the run names it."""
+    ctx = result.context
+    if ctx is None or ctx.dirty is None:
+        return  # not a git checkout: nothing to compare the inputs with
+    from dataclasses import replace
+
+    from linkgate.gate import buildinputs, dirtyinputs, external
+    from linkgate.gate.linkrecord import read_records
+
+    inputs = buildinputs.collect(result.seen_artifacts, result.build_scripts)
+    archives = [p for files in external.load(tdir).values() for p in files]
+    linked = [[str(i["path"]) for i in rec.inputs if isinstance(i, dict) and "path" in i]
+              for rec in (read_records(tdir, since=since) if since is not None else ())]
+    inputs = inputs.plus_files([*archives, *buildinputs.record_paths(linked, [tdir])])
+    found = dirtyinputs.dirty_inputs(root, inputs, [tdir, root / ".linkgate"])
+    if found is None:
+        return
+    for note in inputs.unread:
+        result.warnings.append(f"dirty: {note}; those inputs were not compared with the commit")
+    if not found:
+        return
+    result.context = replace(ctx, dirty=True, dirty_inputs=found)
+    shown = ", ".join(f"{d.path} ({d.why})" for d in found[:_DIRTY_SHOWN])
+    more = f" and {len(found) - _DIRTY_SHOWN} more" if len(found) > _DIRTY_SHOWN else ""
+    result.warnings.append(
+        f"the build read files no commit holds as they are: {shown}{more}; the verdict is about this working "
+        "tree (dirty), and a clone of the commit may not link the same way. Commit or remove them"
+    )
+
+
+_DIRTY_SHOWN = 5
 
 
 def _archive_order(result: GateResult, gate: Gate, since: float) -> None:
@@ -429,6 +468,7 @@ def _invalidate_changed_archives(result: GateResult, root: Path, progress: Progr
 def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
     result.units_compiled += sum(1 for a in log.artifacts if not a.fresh)
     result.units_fresh = sum(1 for a in log.artifacts if a.fresh)
+    result.seen_artifacts = list(log.artifacts)
     for b in log.build_scripts:
         if (b.package_id, b.out_dir) not in result.build_scripts:
             result.build_scripts.append((b.package_id, b.out_dir))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from linkgate.cargo.fingerprint import RUN_RECORD, read_run_record
+from linkgate.cargo.fingerprint import record_for_out_dir
 
 _SKIP_DIRS = {"target", ".git", ".hg", ".svn", "node_modules", ".linkgate"}
 # .rs: rustc's dep-info tracks them; .md: documentation no build script compiles.
@@ -71,11 +71,7 @@ def stale_scripts(build_scripts: Iterable[tuple[str, str]]) -> list[StaleScript]
         pdir = package_dir(package_id)
         if pdir is None or not out_dir:
             continue
-        build_dir = Path(out_dir).parent                     # <profile>/build/<pkg>-<hash>
-        if len(build_dir.parents) < 3:
-            continue  # not cargo's layout: nothing to compare with
-        record_file = build_dir.parents[1] / ".fingerprint" / build_dir.name / RUN_RECORD
-        record = read_run_record(record_file, record_file.parents[3])
+        record = record_for_out_dir(out_dir)
         if record is None or record.any_change:
             continue  # cargo watches the whole package itself
         watched = [os.path.normpath(pdir / p) for p in record.changed_paths]
