@@ -28,10 +28,22 @@ def command(gate: str | None, budget: float | None, history_file: str | None, co
 
     path = locate(history_file, config_path, repo)
     note = None
+    own = _configured_gates(config_path, repo)
     if path.exists():
         with History.open(path, readonly=True) as history:
             samples = history.samples(gate=gate, verdicts=COUNTED_VERDICTS)
             warn_skipped(history)
+            if own is not None and gate is None:
+                # A history shared by several configurations (LINKGATE_HISTORY, --history):
+                # this configuration's cost is its own gates', named apart from the rest.
+                others = sorted({s.gate for s in samples} - own)
+                samples = [s for s in samples if s.gate in own]
+                if others:
+                    import sys
+
+                    sys.stderr.write(f"linkgate: note: left out recorded runs of {len(others)} gate(s) that this "
+                                     f"configuration does not define ({', '.join(others[:5])}"
+                                     f"{', ...' if len(others) > 5 else ''}); name one as GATE to see it\n")
             if gate is not None and not samples:
                 known = sorted({s.gate for s in history.samples()})
                 if known:
@@ -46,3 +58,21 @@ def command(gate: str | None, budget: float | None, history_file: str | None, co
     triggers = recommend_trigger(entries, budget) if budget is not None else None
     emit(build_report(entries, triggers, path, note), fmt, output)
     return 0
+
+
+def _configured_gates(config_path: str | None, repo: str | None) -> set[str] | None:
+    """The gate names of the configuration in use, or None when there is none to read
+    (``cost --history FILE`` outside a configured repository still reports every gate)."""
+    from pathlib import Path
+
+    from linkgate import config as config_mod
+    from linkgate.errors import ConfigError
+
+    try:
+        found = Path(config_path) if config_path else config_mod.find_config(Path(repo) if repo else Path.cwd())
+        cfg = config_mod.load(found, root=Path(repo) if repo else None)
+    except ConfigError:
+        if config_path:
+            raise  # named on the command line: its errors are the user's to see
+        return None
+    return {g.name for g in cfg.gates}

@@ -255,3 +255,24 @@ def test_concurrent_linkgate_runs_all_land_their_rows(tmp_path: Path) -> None:
         assert "warning" not in err
     conn = sqlite3.connect(root / ".linkgate" / "history.sqlite")
     assert conn.execute("SELECT count(DISTINCT run_id) FROM runs WHERE gate = 'quick'").fetchone()[0] == 10
+
+
+def test_cost_keeps_to_the_gates_of_its_configuration(tmp_path, monkeypatch, capsys):
+    # Two repositories share one history (LINKGATE_HISTORY); each one's cost is its own gates'.
+    shared = tmp_path / "shared.sqlite"
+    monkeypatch.setenv("LINKGATE_HISTORY", str(shared))
+    for name in ("alpha", "beta"):
+        root = tmp_path / name
+        root.mkdir()
+        (root / "linkgate.toml").write_text(
+            f'[[gate]]\nname = "{name}-link"\ncommand = ["sh", "-c", {toml_str(LINK_SH)}]\n')
+        git_repo(root)
+        monkeypatch.chdir(root)
+        assert lg(capsys, "run", "-q")[0] == 0
+    monkeypatch.chdir(tmp_path / "alpha")
+    rc, out, err = lg(capsys, "cost", "--format", "json")
+    assert rc == 0, err
+    assert [e["gate"] for e in json.loads(out)["entries"]] == ["alpha-link"]
+    assert "left out recorded runs of 1 gate(s) that this configuration does not define (beta-link)" in err
+    # Named, another configuration's gate is still shown.
+    assert [e["gate"] for e in cost_doc(capsys, "beta-link")["entries"]] == ["beta-link"]
