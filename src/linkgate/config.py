@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from linkgate import yamlemit
 from linkgate.cargo.subcommand import judge
 from linkgate.errors import ConfigError
 from linkgate.tomlsource import Locator as _Locator
@@ -878,7 +879,7 @@ def install_spec_problem(spec: str) -> str | None:
         return "must not be empty"
     if "${{" in spec:
         return "must not contain ${{ (GitHub would evaluate it as an expression in the job)"
-    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in spec):
+    if yamlemit.problem(spec) is not None:  # a control character, U+2028, NEL: the job's YAML could not carry it
         return "must be one line with no control characters"
     if spec.lstrip().startswith("-"):
         return "must not start with '-' (pip would read it as an option)"

@@ -10,13 +10,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linkgate.ci import comment, gitindex, job, runners, untrusted
+from linkgate import yamlemit
+from linkgate.ci import comment, cron, gitindex, job, runners, untrusted
 from linkgate.ci.facts import GateFacts
 from linkgate.ci.gitindex import GitIndex
 from linkgate.ci.linkersteps import linker_steps
 from linkgate.ci.splice import BEGIN, END, WorkflowText, filter_entry
 from linkgate.config import Config, Gate
-from linkgate.errors import UsageError
+from linkgate.errors import ConfigError, UsageError
 
 TRIGGERS = ("every-pr", "paths", "schedule")
 
@@ -48,11 +49,7 @@ class Plan:
 
 def parse_trigger(value: str) -> tuple[str, str | None]:
     if value.startswith("schedule:"):
-        cron = value.split(":", 1)[1].strip()
-        if len(cron.split()) != 5:
-            raise UsageError(f"--trigger {value!r}: a cron schedule has five fields",
-                             hint="e.g. --trigger 'schedule:17 3 * * *'")
-        return "schedule", cron
+        return "schedule", cron.check(value.split(":", 1)[1], "--trigger schedule:")
     if value not in TRIGGERS or value == "schedule":
         raise UsageError(f"unknown trigger {value!r}", hint="choose every-pr, paths or schedule:CRON")
     return value, None
@@ -172,21 +169,37 @@ def _config_pattern(cfg: Config) -> str | None:
 
 def _block(indent: int, name: str, comment_lines: list[str], mapping: dict[str, object]) -> str:
     pad = " " * indent
-    head = pad + BEGIN.format(name) + "\n" + "".join(pad + ("# " + c if c else "#") + "\n" for c in comment_lines)
+    # Comment lines carry a gate's why, its cargo arguments and the history's
+    # runner and branch names: escaped, so none can end its line early.
+    head = pad + BEGIN.format(name) + "\n" + "".join(pad + yamlemit.comment(c) + "\n" for c in comment_lines)
     return head + job.dump(mapping, indent) + pad + END.format(name) + "\n"
 
 
-def _read(path: Path) -> str | None:
+def _read(path: Path, where: str) -> str | None:
+    """The file's text exactly: its line ends, byte-order mark and final newline
+    are the user's, and an edit gives them back unchanged."""
     try:
-        return path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         return None
+    except IsADirectoryError:
+        raise UsageError(f"{where} is a directory, not a workflow file",
+                         hint="pass --workflow .github/workflows/NAME.yml") from None
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot read it ({exc.strerror})") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise UsageError(f"{where}:{line}: not UTF-8 (byte 0x{data[exc.start]:02X})",
+                         hint="GitHub reads workflows as UTF-8: save the file as UTF-8") from None
 
 
 def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
     result = Plan()
     jid = job.job_id(gate)
     untrusted.check_gate(cfg, gate)
+    _check_job_id(cfg, gate, jid)
     if opts.repository is not None:
         untrusted.check_repository(opts.repository, "--repository")
     if gate.self_hosted and not opts.repository:
@@ -195,7 +208,7 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
     index = gitindex.read(cfg.root)
     target = opts.workflow.parent / f"linkgate-{jid}.yml" if opts.trigger == "schedule" else opts.workflow
     untrusted.inside_repository(cfg.root, target, "the workflow")
-    old = _read(target)
+    old = _read(target, _rel(cfg, target))
     if old is None and opts.trigger != "schedule":
         found = sorted(p.name for d in [opts.workflow.parent] if d.is_dir() for p in d.glob("*.y*ml"))
         which = (f"this repository has {', '.join(found)}: pass --workflow {_rel(cfg, opts.workflow.parent)}/"
@@ -217,22 +230,26 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
                        timeout_minutes=timeout, submodules=index.checks_out_submodules,
                        lockfile_tracked=index.lockfile)
     if opts.trigger == "schedule":
-        text = _scheduled_workflow(gate, opts.cron or "", _block(2, jid, lines, _jobs(spec, opts)))
+        written = _jobs(spec, opts)
+        text = _scheduled_workflow(gate, opts.cron or "", _block(2, jid, lines, written))
         if old is not None:
             wf = WorkflowText(old, _rel(cfg, target))
-            wf.put_job(jid, _block(_indent(wf), jid, lines, _jobs(spec, opts)))
+            wf.put_job(jid, _block(_indent(wf), jid, lines, written))
             text = wf.text
+        _verify(text, old, _rel(cfg, target), written, None)
         result.edits[target] = (old, text)
         result.preview = text
     else:
         assert old is not None
         wf = WorkflowText(old, _rel(cfg, opts.workflow))
         trailer = ""
+        flt = None
         if opts.trigger == "paths":
-            spec, trailer = _apply_filter(cfg, gate, wf, spec, opts, index, result)
-        block = _block(_indent(wf), jid, lines, _jobs(spec, opts))
+            spec, trailer, flt = _apply_filter(cfg, gate, wf, spec, opts, index, result)
+        written = _jobs(spec, opts)
+        block = _block(_indent(wf), jid, lines, written)
         wf.put_job(jid, block, after=opts.after)
-        _verify(wf, jid)
+        _verify(wf.text, old, wf.where, written, flt)
         result.edits[opts.workflow] = (old, wf.text)
         result.preview = block + trailer
         if opts.trigger == "every-pr" and "pull_request" not in old:
@@ -242,7 +259,7 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
     if labels:
         path = cfg.root / ".github" / "actionlint.yaml"
         untrusted.inside_repository(cfg.root, path, "actionlint's configuration")
-        old_cfg = _read(path)
+        old_cfg = _read(path, _rel(cfg, path))
         result.edits[path] = (old_cfg, runners.declare_labels(old_cfg, labels))
     return result
 
@@ -261,12 +278,33 @@ def _check_after(cfg: Config, target: Path, old: str | None, after: str | None) 
         raise UsageError(f"{_rel(cfg, target)}: no job {after!r} to insert after", hint="jobs: " + ", ".join(jobs))
 
 
+def _check_job_id(cfg: Config, gate: Gate, jid: str) -> None:
+    """Two gates whose names meet in one job id (``my.gate`` and ``my-gate``)
+    would write one managed region, each --write replacing the other's job."""
+    for other in cfg.gates:
+        if other.name != gate.name and job.job_id(other) == jid:
+            raise ConfigError(f"gates {gate.name!r} and {other.name!r} would both be the job {jid!r} (a job id is "
+                              "letters, digits, '_' and '-', starting with a letter or '_')",
+                              file=str(cfg.path), line=other.line, key=f"gate.{other.name}.name",
+                              hint="rename one of the two gates")
+
+
+@dataclass(frozen=True)
+class _FilterWritten:
+    """What the paths filter must read back as: the entry and the job output of one gate."""
+    job: str
+    step: int
+    name: str
+    patterns: tuple[str, ...]
+    output: str
+
+
 def _jobs(spec: job.JobSpec, opts: Options) -> dict[str, object]:
     return dict(job.matrix_jobs(spec)) if opts.matrix else {job.job_id(spec.gate): job.gate_job(spec)}
 
 
 def _apply_filter(cfg: Config, gate: Gate, wf: WorkflowText, spec: job.JobSpec, opts: Options,
-                  index: GitIndex, result: Plan) -> tuple[job.JobSpec, str]:
+                  index: GitIndex, result: Plan) -> tuple[job.JobSpec, str, _FilterWritten]:
     """Write the gate's filter entry and output line; return the spec and the
     preview of those edits, which the printed job alone would not show."""
     entry = filter_patterns(cfg, gate, index)
@@ -289,7 +327,7 @@ def _apply_filter(cfg: Config, gate: Gate, wf: WorkflowText, spec: job.JobSpec, 
     had_id = wf.step_id(filter_job, step) is not None
     step_id = wf.ensure_step_id(filter_job, step)
     wf.put_filter(filter_job, step, gate.name, patterns)
-    value = f"${{{{ steps.{step_id}.outputs.{gate.name} }}}}"
+    value = f"${{{{ {job.output_ref(f'steps.{step_id}.outputs', gate.name)} }}}}"
     wf.put_output(filter_job, gate.name, value)
     if created:
         region = wf.region("changes")
@@ -300,33 +338,68 @@ def _apply_filter(cfg: Config, gate: Gate, wf: WorkflowText, spec: job.JobSpec, 
         preview = (f"\n# and in job `{filter_job}`, the dorny/paths-filter step's `filters: |` gets this entry"
                    + ("" if had_id else f" (and the step `id: {step_id}`)") + ":\n"
                    + filter_entry(gate.name, patterns)
-                   + f"# and the job's `outputs:` this line:\n{gate.name}: {value}\n")
-    return job.JobSpec(**{**spec.__dict__, "filter_job": filter_job}), preview
+                   + f"# and the job's `outputs:` this line:\n{yamlemit.key(gate.name)}: {value}\n")
+    written = _FilterWritten(filter_job, step, gate.name, tuple(patterns), value)
+    return job.JobSpec(**{**spec.__dict__, "filter_job": filter_job}), preview, written
 
 
 def _indent(wf: WorkflowText) -> int:
     return wf.jobs()[0][1]
 
 
-def _verify(wf: WorkflowText, jid: str) -> None:
-    from linkgate.workflows.yamlnodes import YamlError, load_text
-
+def _verify(text: str, old: str | None, where: str, written: dict[str, object], flt: _FilterWritten | None) -> None:
+    """Read the edited workflow back as YAML 1.1 (PyYAML, libyaml) and as YAML 1.2
+    (ruamel.yaml): each must find every job written, the filter entry and the
+    output exactly as meant, or nothing is written. The 1.2 reading is skipped
+    when it already refuses the user's own file (a duplicate key, say)."""
+    readers = [yamlemit.load_11]
     try:
-        doc = load_text(wf.text)
-    except YamlError as exc:  # pragma: no cover - a bug in the splice, never the user's input
-        raise UsageError(f"internal error: the edited workflow does not parse ({exc.message}, line {exc.line})",
-                         hint="please report this; nothing was written") from None
-    if not isinstance(doc, dict) or jid not in (doc.get("jobs") or {}):
-        raise UsageError("internal error: the edited workflow lost the job; nothing was written")
+        if old is not None:
+            yamlemit.load_12(old)
+        readers.append(yamlemit.load_12)
+    except ValueError:
+        pass
+    for read in readers:
+        try:
+            problem = _written_problem(read(text), written, flt)
+        except ValueError as exc:
+            problem = f"it does not parse ({str(exc).splitlines()[0] if str(exc) else exc})"
+        if problem:
+            raise UsageError(f"internal error: {where} as edited: {problem}",
+                             hint="please report this; nothing was written")
+
+
+def _written_problem(doc: object, written: dict[str, object], flt: _FilterWritten | None) -> str | None:
+    jobs = doc.get("jobs") if isinstance(doc, dict) else None
+    if not isinstance(jobs, dict):
+        return "it has no jobs"
+    for jid, mapping in written.items():
+        if jobs.get(jid) != yamlemit.plain(mapping):
+            return f"the job {jid!r} does not read back as written"
+    if flt is None:
+        return None
+    source = jobs.get(flt.job)
+    outputs = source.get("outputs") if isinstance(source, dict) else None
+    if not isinstance(source, dict) or not isinstance(outputs, dict) or outputs.get(flt.name) != flt.output:
+        return f"the output {flt.name!r} of job {flt.job!r} does not read back as written"
+    try:
+        filters = source["steps"][flt.step]["with"]["filters"]
+        entries = [yamlemit.load_11(filters), yamlemit.load_12(filters)]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return f"the paths filter of job {flt.job!r} does not read back"
+    # paths-filter reads the block with js-yaml (YAML 1.2); both readings must agree.
+    if any(not isinstance(e, dict) or e.get(flt.name) != list(flt.patterns) for e in entries):
+        return f"the filter entry {flt.name!r} does not read back as written"
+    return None
 
 
 def _scheduled_workflow(gate: Gate, cron: str, block: str) -> str:
     return (
         f"# The link gate {gate.name!r} on a schedule, written by `linkgate ci github --trigger schedule:...`.\n"
-        f"name: linkgate {gate.name}\n"
+        f"name: {yamlemit.scalar(f'linkgate {gate.name}')}\n"
         "on:\n"
         "  schedule:\n"
-        f"    - cron: '{cron}'\n"
+        f"    - cron: {yamlemit.quoted(cron)}\n"
         "  workflow_dispatch:\n"
         "permissions: {}\n"
         "jobs:\n" + block

@@ -11,17 +11,19 @@ artifact.
 
 from __future__ import annotations
 
-import io
 import re
 import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from linkgate import yamlemit
 from linkgate.ci import pins
 from linkgate.ci.linkersteps import linker_steps
 from linkgate.config import Gate
 
 _JOB_ID = re.compile(r"[^A-Za-z0-9_-]")
+# What GitHub reads after a `.` in an expression (and accepts as a job id).
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 @dataclass(frozen=True)
@@ -37,8 +39,21 @@ class JobSpec:
 
 
 def job_id(gate: Gate) -> str:
+    """The gate's job id, GitHub's ``^[A-Za-z_][A-Za-z0-9_-]*$``: ``.`` becomes
+    ``-`` and a leading digit gets ``gate-`` (two gates that meet in one id are
+    refused by ``github.plan``)."""
     jid = _JOB_ID.sub("-", gate.name)
     return jid if jid[0].isalpha() or jid[0] == "_" else f"gate-{jid}"
+
+
+def output_ref(prefix: str, name: str) -> str:
+    """``prefix.name``, or ``prefix['name']`` when *name* is no identifier:
+    GitHub reads ``outputs.my.gate`` as the property ``gate`` of ``outputs.my``
+    (null, so the condition is false and the job never runs) and cannot
+    read ``outputs.1st`` at all."""
+    if IDENTIFIER.fullmatch(name):
+        return f"{prefix}.{name}"
+    return f"{prefix}['{name.replace(chr(39), chr(39) * 2)}']"
 
 
 def install_step(install: str) -> dict[str, Any]:
@@ -99,8 +114,8 @@ def provision_steps(gate: Gate) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = []
     for cmd in gate.provision:
         # A multi-line script names its step by its first line.
-        steps.append({"name": f"Provision ({cmd.strip().splitlines()[0] if cmd.strip() else cmd})",
-                      "run": cmd + "\n"})
+        first = cmd.strip().split("\n")[0] if cmd.strip() else cmd
+        steps.append({"name": f"Provision ({first})", "run": cmd + "\n"})
     for cmd in gate.provision_env:
         # env-from parses the exports as bash would and writes $GITHUB_ENV,
         # multi-line values included (a `sed 's/^export //'` pipe keeps quotes).
@@ -113,7 +128,7 @@ def _condition(spec: JobSpec) -> str | None:
     if spec.gate.self_hosted and spec.repository:
         parts.append(f"github.repository == '{spec.repository}'")
     if spec.trigger == "paths" and spec.filter_job:
-        parts.append(f"needs.{spec.filter_job}.outputs.{spec.gate.name} == 'true'")
+        parts.append(f"{output_ref(f'needs.{spec.filter_job}.outputs', spec.gate.name)} == 'true'")
     return " && ".join(parts) or None
 
 
@@ -165,39 +180,13 @@ def changes_job(filters_block: str) -> dict[str, Any]:
 def dump(mapping: dict[str, Any], indent: int) -> str:
     """YAML text for ``{key: value}`` mappings, indented by *indent* spaces,
     with the pinned actions' versions as end-of-line comments."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.scalarstring import LiteralScalarString
-
-    yaml = YAML()
-    yaml.indent(mapping=2, sequence=4, offset=2)
-    yaml.width = 4096
-    yaml.preserve_quotes = True
-    data = _convert(mapping, LiteralScalarString)
-    buf = io.StringIO()
-    yaml.dump(data, buf)
-    pad = " " * indent
-    return "".join(pad + line if line.strip() else line for line in buf.getvalue().splitlines(True))
+    return yamlemit.dump(mapping, indent, _version_comment)
 
 
-def _convert(value: Any, literal: Any) -> Any:
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-    if isinstance(value, dict):
-        out = CommentedMap()
-        for k, v in value.items():
-            out[k] = _convert(v, literal)
-            if k == "uses" and isinstance(v, str) and (action := pins.pinned_action(v)):
-                out.yaml_add_eol_comment(f"# {pins.version_comment(action)}", k)
-        return out
-    if isinstance(value, list):
-        seq = CommentedSeq()
-        seq.extend(_convert(v, literal) for v in value)
-        if all(isinstance(v, str) and "\n" not in v for v in value):
-            seq.fa.set_flow_style()  # runs-on: [self-hosted, gpu], as people write it
-        return seq
-    if isinstance(value, str) and "\n" in value:
-        return literal(value)
-    return value
+def _version_comment(key: str, value: Any) -> str | None:
+    if key == "uses" and isinstance(value, str) and (action := pins.pinned_action(value)):
+        return pins.version_comment(action)
+    return None
 
 
 def matrix_jobs(spec: JobSpec) -> dict[str, Any]:

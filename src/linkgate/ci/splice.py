@@ -6,6 +6,13 @@ paths filter and one output line change; every other byte stays as it was,
 comments, blank lines and quoting included. Positions come from PyYAML's
 composer (libyaml), which reports where each node starts and ends; every
 edit is re-parsed before it is accepted.
+
+The user's bytes stay theirs: lines are split at ``\n`` only (``\r\n`` kept
+whole), inserted lines take the file's own line end, a byte-order mark and a
+missing final newline are kept. A file holding a line break that YAML 1.1
+and 1.2 disagree about (a lone ``\r``, NEL, U+2028, U+2029) is refused:
+PyYAML counts lines by them and this splice by ``\n``, so an edit could land
+on the wrong line.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from linkgate import yamlemit
 from linkgate.errors import UsageError
 
 BEGIN = "# linkgate:begin {}"
@@ -67,14 +75,36 @@ def _trim(lines: list[str], start: int, end: int) -> int:
     return end
 
 
+_AMBIGUOUS_BREAK = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+
+
+def split_lines(text: str) -> list[str]:
+    """*text*'s lines, each with its own ``\n`` or ``\r\n``; nothing else ends a line."""
+    parts = text.split("\n")
+    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
 @dataclass
 class WorkflowText:
     text: str
     where: str
 
+    def __post_init__(self) -> None:
+        m = _AMBIGUOUS_BREAK.search(self.text)
+        if m is not None:
+            line = self.text.count("\n", 0, m.start()) + 1
+            what = "a carriage return without a line feed" if m.group(0) == "\r" else \
+                yamlemit.problem(m.group(0)) or repr(m.group(0))
+            raise SpliceError(f"{self.where}:{line}: {what.removeprefix('holds ')}: YAML 1.1 and 1.2 parsers "
+                              "disagree about where this file's lines end, so linkgate does not edit it",
+                              hint="remove that character (or write it as an escape inside double quotes)")
+        first = self.text.find("\n")
+        # Inserted lines end as the file's first line does (Windows editors write \r\n).
+        self.newline = "\r\n" if first > 0 and self.text[first - 1] == "\r" else "\n"
+
     @property
     def lines(self) -> list[str]:
-        return self.text.splitlines(keepends=True)
+        return split_lines(self.text)
 
     def root(self) -> Any:
         root = _compose(self.text, self.where)
@@ -95,8 +125,15 @@ class WorkflowText:
         return out
 
     def _replace_lines(self, start: int, end: int, new: str) -> None:
+        """Put *new* (lines ending in ``\n``) in place of lines *start*..*end*,
+        written with the file's line end; a file that had no final newline gets none."""
         lines = self.lines
+        if self.newline != "\n":
+            new = new.replace("\r\n", "\n").replace("\n", self.newline)
+        had_final = not self.text or self.text.endswith("\n")
         self.text = "".join(lines[:start]) + new + "".join(lines[end:])
+        if not had_final and self.text.endswith("\n"):
+            self.text = self.text[: -len(self.newline)] if self.text.endswith(self.newline) else self.text[:-1]
 
     # -- the managed job region ------------------------------------------------
 
@@ -155,9 +192,9 @@ class WorkflowText:
             end = jobs[-1][3]
         lines = self.lines
         if end > 0 and not lines[end - 1].endswith("\n"):
-            lines[end - 1] += "\n"
-            self.text = "".join(lines)
-        self._replace_lines(end, end, "\n" + block)
+            self._replace_lines(end - 1, end, lines[end - 1] + "\n\n" + block)
+        else:
+            self._replace_lines(end, end, "\n" + block)
 
     # -- the paths filter ------------------------------------------------------
 
@@ -215,7 +252,7 @@ class WorkflowText:
         content = [i for i in range(first, end) if lines[i].strip()]
         indent = min((len(lines[i]) - len(lines[i].lstrip(" ")) for i in content), default=node.start_mark.column + 2)
         entry = filter_entry(name, patterns, indent)
-        key = re.compile(r"^ {%d}%s\s*:" % (indent, re.escape(name)))
+        key = re.compile(r"^ {%d}%s\s*:" % (indent, re.escape(yamlemit.key(name))))
         start = next((i for i in content if key.match(lines[i])), None)
         if start is not None:
             stop = start + 1
@@ -232,7 +269,7 @@ class WorkflowText:
         _, jobs = _get(self.root(), "jobs")  # type: ignore[misc]
         jnode = _get(jobs, job)[1]  # type: ignore[index]
         outputs = _get(jnode, "outputs")
-        line_text = f"{name}: {value}\n"
+        line_text = f"{yamlemit.key(name)}: {yamlemit.scalar(value)}\n"
         if outputs is None:
             steps_key = _get(jnode, "steps")[0]  # type: ignore[index]
             col = steps_key.start_mark.column
@@ -256,10 +293,7 @@ class WorkflowText:
 
 
 def filter_entry(name: str, patterns: list[str] | tuple[str, ...], indent: int = 0) -> str:
-    """One entry of a paths-filter ``filters: |`` block, as ``put_filter`` writes it."""
-    return " " * indent + f"{name}:\n" + "".join(" " * (indent + 2) + f"- {_quote(p)}\n" for p in patterns)
-
-
-def _quote(pattern: str) -> str:
-    """Single-quote a glob for YAML: `*`, `!`, `{` and `[` would mean something else plain."""
-    return "'" + pattern.replace("'", "''") + "'"
+    """One entry of a paths-filter ``filters: |`` block, as ``put_filter`` writes it.
+    Globs are always single-quoted: `*`, `!`, `{` and `[` would mean something else plain."""
+    return " " * indent + f"{yamlemit.key(name)}:\n" + "".join(
+        " " * (indent + 2) + f"- {yamlemit.quoted(p)}\n" for p in patterns)

@@ -7,7 +7,9 @@ request's title says (zizmor's ``template-injection``). linkgate writes no
 expression that came from the configuration: it refuses the value and names
 its key. A line break is refused where it would end a value early: in a
 runner label, a paths pattern, ``provision-env`` (the rest would run as a
-second command) and ``target-dir``.
+second command) and ``target-dir``; everywhere, so is any character the YAML
+emitter refuses (``yamlemit.problem``: U+2028, U+2029, NEL, control
+characters), named by key before any YAML is written.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from linkgate import yamlemit
 from linkgate.config import Config, Gate
 from linkgate.errors import ConfigError, UsageError
 
@@ -51,17 +54,21 @@ def check_gate(cfg: Config, gate: Gate) -> None:
                 hint="keep GitHub expressions out of linkgate's configuration: put the value in the workflow's "
                 "env: by hand and read it as \"$NAME\" in the command",
             )
-        if not multiline and ("\n" in value or "\r" in value):
-            raise ConfigError("contains a line break, which the generated job cannot carry here",
-                              file=str(cfg.path), line=gate.line, key=key, hint="write it on one line")
+        problem = yamlemit.problem(value, multiline=multiline)
+        if problem is not None:
+            raise ConfigError(f"{problem}, which the generated job cannot carry here",
+                              file=str(cfg.path), line=gate.line, key=key,
+                              hint="write it on one line" if "line break" in problem and "U+" not in problem
+                              else "remove that character")
 
 
 def check_pattern(gate: Gate, pattern: str) -> None:
     """A paths-filter pattern from the gate's causal surface (a file name in the tree)."""
-    if EXPRESSION in pattern or "\n" in pattern or "\r" in pattern:
+    problem = yamlemit.problem(pattern)
+    if EXPRESSION in pattern or problem is not None:
         raise ConfigError(
             f"the causal surface of gate {gate.name!r} names {pattern!r}, which a workflow's paths filter cannot "
-            "carry (a '${{' or a line break)",
+            f"carry ({problem or 'it holds ${{'})",
             hint="set paths = [...] on the gate, or use --trigger every-pr",
         )
 

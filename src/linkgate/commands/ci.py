@@ -7,11 +7,15 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from linkgate.commands.options import config_option, repo_option
 from linkgate.errors import EXIT_FINDING, EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    from linkgate.ci.github import Plan
 
 
 @click.group("ci")
@@ -62,30 +66,49 @@ def github(gate: str, workflow: str, trigger: str, repository: str | None, after
         repository=repository or _remote_repository(cfg.root), after=after, install=source.spec,
         matrix=matrix, keep_measured=mode == "check" and history is None,
     )
-    result = gh.plan(cfg, selected, facts_mod.gather(cfg, selected, history), opts)
-    for note in result.notes:
+    if mode != "write":
+        return _show(cfg.root, gate, mode, gh.plan(cfg, selected, facts_mod.gather(cfg, selected, history), opts))
+    from linkgate.ci import write
+
+    # Plan under the lock too: the plan reads the workflow the write replaces.
+    with write.writers_lock(cfg.root, lambda msg: sys.stderr.write(f"linkgate: {msg}\n")):
+        result = gh.plan(cfg, selected, facts_mod.gather(cfg, selected, history), opts)
+        _notes(result.notes)
+        changed = result.changed()
+        for path in changed:
+            inside_repository(cfg.root, path, "the file to write")
+        for path in result.edits:
+            for stale in write.remove_stale_temps(path):
+                sys.stderr.write(f"linkgate: removed {os.path.relpath(stale, cfg.root)}, left by an interrupted "
+                                 "write\n")
+        for path, (_old, new) in changed.items():
+            write.write_keeping_mode(path, new)
+            sys.stderr.write(f"linkgate: wrote {os.path.relpath(path, cfg.root)}\n")
+    if not changed:
+        sys.stderr.write("linkgate: already up to date; nothing written\n")
+    return EXIT_OK
+
+
+def _notes(notes: list[str]) -> None:
+    for note in notes:
         sys.stderr.write(f"linkgate: note: {note}\n")
-    changed = result.changed()
+
+
+def _show(root: Path, gate: str, mode: str | None, result: Plan) -> int:
+    """Print the job (no mode) or the diff against what --write would write (--check)."""
+    _notes(result.notes)
     if mode is None:
         sys.stdout.write(result.preview)
         return EXIT_OK
-    if mode == "check":
-        for path, (old, new) in changed.items():
-            rel = os.path.relpath(path, cfg.root)
-            sys.stdout.writelines(difflib.unified_diff(
-                (old or "").splitlines(True), new.splitlines(True), f"a/{rel}", f"b/{rel}"))
-        if changed:
-            sys.stderr.write(f"linkgate: {len(changed)} file(s) differ from what `linkgate ci github {gate} "
-                             "--write` would write (diff above)\n")
-            return EXIT_FINDING
-        return EXIT_OK
-    for path in changed:
-        inside_repository(cfg.root, path, "the file to write")
-    for path, (_old, new) in changed.items():
-        _write_keeping_mode(path, new)
-        sys.stderr.write(f"linkgate: wrote {os.path.relpath(path, cfg.root)}\n")
-    if not changed:
-        sys.stderr.write("linkgate: already up to date; nothing written\n")
+    changed = result.changed()
+    for path, (old, new) in changed.items():
+        rel = os.path.relpath(path, root)
+        sys.stdout.writelines(difflib.unified_diff(
+            (old or "").splitlines(True), new.splitlines(True), f"a/{rel}", f"b/{rel}"))
+    if changed:
+        sys.stderr.write(f"linkgate: {len(changed)} file(s) differ from what `linkgate ci github {gate} "
+                         "--write` would write (diff above)\n")
+        return EXIT_FINDING
     return EXIT_OK
 
 
@@ -109,38 +132,3 @@ def _remote_repository(root: Path) -> str | None:
         return check_repository(m["repo"], "the origin remote")
     except UsageError:
         return None  # not GitHub's owner/name: as if unknown (a self-hosted gate then asks for --repository)
-
-
-def _write_keeping_mode(path: Path, text: str) -> None:
-    import tempfile
-
-    from linkgate.report import OutputError
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            mode = path.stat().st_mode & 0o7777
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise OutputError(path, exc) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as exc:  # disk full, read-only: the workflow stays as it was
-        Path(tmp).unlink(missing_ok=True)
-        raise OutputError(path, exc) from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current

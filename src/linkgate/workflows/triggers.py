@@ -34,8 +34,15 @@ from linkgate.workflows.model import Job, Step, Workflow
 # workflow_call is counted too: the caller's trigger is not visible from here.
 PR_VISIBLE = {"pull_request", "pull_request_target", "merge_group", "push", "workflow_call"}
 _EVENT_EQ = re.compile(r"github\.event_name\s*(==|!=)\s*'([\w-]+)'")
-_NEEDS_OUTPUT = re.compile(r"needs\.([\w-]+)\.outputs\.([\w-]+)")
-_STEP_OUTPUT = re.compile(r"steps\.([\w-]+)\.outputs\.([\w-]+)")
+# `outputs.name`, or index syntax `outputs['my.gate']` for a name that is no identifier.
+_NEEDS_OUTPUT = re.compile(r"needs\.([\w-]+)\.outputs(?:\.([\w-]+)|\['((?:[^']|'')*)'\])")
+_STEP_OUTPUT = re.compile(r"steps\.([\w-]+)\.outputs(?:\.([\w-]+)|\['((?:[^']|'')*)'\])")
+
+
+def _refs(pattern: re.Pattern[str], text: str) -> list[tuple[str, str]]:
+    """(job or step id, output name) of each reference, in order, once each."""
+    found = ((m.group(1), m.group(2) or m.group(3).replace("''", "'")) for m in pattern.finditer(text))
+    return list(dict.fromkeys(found))
 
 
 # The kinds of filter: a dorny/paths-filter output, or the workflow trigger's own paths.
@@ -246,16 +253,16 @@ def _narrow(events: list[str], condition: str) -> list[str]:
 def _needs_filters(repo: Path, wf: Workflow, condition: str) -> list[PathsFilter]:
     by_id = {j.id: j for j in wf.jobs}
     out: list[PathsFilter] = []
-    for job_id, output in dict.fromkeys(_NEEDS_OUTPUT.findall(condition)):
+    for job_id, output in _refs(_NEEDS_OUTPUT, condition):
         source = by_id.get(job_id)
         if source is None:
             continue
         mapped = source.outputs.get(output)
         if not isinstance(mapped, str):
             continue
-        m = _STEP_OUTPUT.search(mapped)
-        if m:
-            found = _filter_step(repo, wf, source, m.group(1), m.group(2), f"needs.{job_id}.outputs.{output}")
+        refs = _refs(_STEP_OUTPUT, mapped)
+        if refs:
+            found = _filter_step(repo, wf, source, refs[0][0], refs[0][1], f"needs.{job_id}.outputs.{output}")
             if found:
                 out.append(found)
     return out
@@ -263,7 +270,7 @@ def _needs_filters(repo: Path, wf: Workflow, condition: str) -> list[PathsFilter
 
 def _step_filters(repo: Path, wf: Workflow, job: Job, condition: str) -> list[PathsFilter]:
     out: list[PathsFilter] = []
-    for step_id, name in dict.fromkeys(_STEP_OUTPUT.findall(condition)):
+    for step_id, name in _refs(_STEP_OUTPUT, condition):
         found = _filter_step(repo, wf, job, step_id, name, f"steps.{step_id}.outputs.{name}")
         if found:
             out.append(found)

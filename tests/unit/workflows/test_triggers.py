@@ -139,3 +139,42 @@ jobs:
     assert [both.runs_when_only(p) for p in ("a/x", "b/x", "c/x")] == [False, False, False]
     # An input linkgate cannot know may run the job anyway: no path is said to be missed.
     assert [other.runs_when_only(p) for p in ("a/x", "c/x")] == [True, None]
+
+
+def test_a_filter_named_in_index_syntax_is_found(tmp_path: Path) -> None:
+    """`ci github` writes `outputs['my.gate']` for a gate whose name is no identifier;
+    `outputs.my.gate` is the property `gate` of `outputs.my`, no filter at all."""
+    text = """\
+on: pull_request
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    outputs:
+      my.gate: ${{ steps.filter.outputs['my.gate'] }}
+    steps:
+      - uses: dorny/paths-filter@v3
+        id: filter
+        with:
+          filters: |
+            my.gate: ['native/**']
+  index:
+    needs: changes
+    if: needs.changes.outputs['my.gate'] == 'true'
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo build
+  dotted:
+    needs: changes
+    if: needs.changes.outputs.my.gate == 'true'
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo build
+"""
+    wf = parse_workflow(tmp_path / "w.yml", "w.yml", load_text(text))
+    jobs = {j.id: j for j in wf.jobs}
+    index = trigger_for(tmp_path, wf, jobs["index"], jobs["index"].steps[0])
+    assert index.paths_filter is not None and index.paths_filter.filter == "my.gate"
+    assert [str(r) for r in index.paths_filter.rules or ()] == ["native/**"]
+    assert index.runs_when_only("native/x.c") is True and index.runs_when_only("src/lib.rs") is False
+    dotted = trigger_for(tmp_path, wf, jobs["dotted"], jobs["dotted"].steps[0])
+    assert dotted.paths_filter is None
