@@ -34,13 +34,27 @@ def rules(repo: Path, result: AuditResult) -> list[RawFinding]:
     """Every finding but the paths-filter check (``audit.surfacecheck``)."""
     return [
         *_invalid(result),
-        *_never_linked(result.classified),
-        *_link_only_on_schedule(result.classified),
+        *_never_linked(result.classified, unless(result, pr_only=False)),
+        *_link_only_on_schedule(result.classified, unless(result, pr_only=True)),
         *_shared_target_dir(result.classified),
         *_no_timeout(result.classified),
         *_debug_link_on_large_target(repo, result.classified),
         *_unresolved(result),
     ]
+
+
+def unless(result: AuditResult, pr_only: bool) -> tuple[str, ...]:
+    """The unread or partly read steps that could link a set linkgate saw linked nowhere (on a
+    trigger a pull request sees, with *pr_only*): any of them makes an absence unproven.
+    What an unread program links cannot be known, so any set it could reach counts."""
+    return tuple(dict.fromkeys(g.sentence() for g, pr in result.cargo_gaps if pr or not pr_only))
+
+
+def _unless_text(found: tuple[str, ...]) -> str:
+    if not found:
+        return ""
+    shown = ", ".join(found[:2]) + (f" or {len(found) - 2} more" if len(found) > 2 else "")
+    return f", unless {shown} {'links' if len(found) == 1 else 'link'} it"
 
 
 def by_feature_set(items: Iterable[Classified]) -> dict[FeatureSet, list[Classified]]:
@@ -80,7 +94,7 @@ def _of(fs: FeatureSet) -> str:
     return f" of {', '.join(fs.packages)}" if len(fs.packages) <= 3 else f" of {len(fs.packages)} packages"
 
 
-def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
+def _never_linked(items: list[Classified], could: tuple[str, ...] = ()) -> Iterable[RawFinding]:
     sets = by_feature_set(items)
     linked = [fs for fs, users in sets.items() if any(c.links for c in users)]
     for fs, users in sorted(sets.items(), key=lambda kv: feature_set_key(kv[0])):
@@ -97,9 +111,9 @@ def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
         flags = " ".join(f"-p {name}" for name in fs.packages) + " " + flags if 0 < len(fs.packages) <= 3 else flags
         yield RawFinding(
             "never-linked",
-            f"feature set `{fs.label}`{_of(fs)} is compiled by {_jobs(compiled)} but linked by no job: "
-            "cargo check and clippy never run the linker",
-            first.inv.file, first.inv.line, subject=fs.label,
+            f"feature set `{fs.label}`{_of(fs)} is compiled by {_jobs(compiled)} but linked by no job"
+            f"{_unless_text(could)}: cargo check and clippy never run the linker",
+            first.inv.file, first.inv.line, subject=fs.label, unless=could,
             hint=f"link it in CI, e.g. `{' '.join(['cargo', 'test', '--no-run', *flags.split()])}`"
             ", or add a linkgate gate for it and run it there (`linkgate ci github GATE --write`)",
         )
@@ -109,7 +123,7 @@ def _never_linked(items: list[Classified]) -> Iterable[RawFinding]:
 _EVENT_WORDS = {"push-tags": "push of tags", "push-branches": "push to branches other than the default"}
 
 
-def _link_only_on_schedule(items: list[Classified]) -> Iterable[RawFinding]:
+def _link_only_on_schedule(items: list[Classified], could: tuple[str, ...] = ()) -> Iterable[RawFinding]:
     linked = by_feature_set(c for c in items if c.links)
     seen = [fs for fs, users in linked.items() if any(c.trigger.pr_visible for c in users)]
     for fs, users in sorted(linked.items(), key=lambda kv: feature_set_key(kv[0])):
@@ -119,9 +133,9 @@ def _link_only_on_schedule(items: list[Classified]) -> Iterable[RawFinding]:
         events = sorted({_EVENT_WORDS.get(e, e) for c in users for e in c.trigger.events}) or ["never"]
         yield RawFinding(
             "link-only-on-schedule",
-            f"feature set `{fs.label}`{_of(fs)} is linked only by {_jobs(users)} (on: {', '.join(events)}): "
-            "a pull request can break its link unseen",
-            first.inv.file, first.inv.line, subject=fs.label,
+            f"feature set `{fs.label}`{_of(fs)} is linked only by {_jobs(users)} (on: {', '.join(events)})"
+            f"{_unless_text(could)}: a pull request can break its link unseen",
+            first.inv.file, first.inv.line, subject=fs.label, unless=could,
             hint="also link it on pull_request, path-filtered to its causal surface if it is slow",
         )
 

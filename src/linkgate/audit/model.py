@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from linkgate.cargo.cargoargs import CargoCall
 from linkgate.cargo.features import FeatureSet
+from linkgate.workflows.coverage import Gap, StepCoverage
 from linkgate.workflows.invocations import Invocation
 from linkgate.workflows.read import Unreadable
 from linkgate.workflows.triggers import Trigger
@@ -82,6 +83,9 @@ class RawFinding:
     hint: str | None = None
     paths: tuple[str, ...] = ()
     suggest: tuple[str, ...] = ()
+    # Unread or partly read steps that could contradict a finding resting on an absence
+    # (each `file:line (what, why)`): such a finding is at most a warning.
+    unless: tuple[str, ...] = ()
 
 
 @dataclass
@@ -96,3 +100,7 @@ class AuditResult:
     causes: dict[tuple[str, int, str], str] = field(default_factory=dict)
     # Said once per audit, not a finding: how the workspace was read when cargo could not resolve it.
     notes: list[str] = field(default_factory=list)
+    # Read coverage of every step reached, and the gaps that may hide a cargo run with
+    # whether their step runs on a trigger a pull request sees.
+    coverage: list[StepCoverage] = field(default_factory=list)
+    cargo_gaps: list[tuple[Gap, bool]] = field(default_factory=list)

@@ -96,6 +96,18 @@ def parse(argv: tuple[str, ...] | list[str]) -> CargoCall | None:
     return _options(program, toolchain, sub, hack, rest, tuple(argv))
 
 
+def subcommand_word(argv: tuple[str, ...] | list[str]) -> str | None:
+    """The word of a cargo command line that names its subcommand, as written (after the
+    program, a `+toolchain` and global options), or None when there is none."""
+    rest = list(argv[1:])
+    if rest and rest[0].startswith("+"):
+        rest = rest[1:]
+    while rest and rest[0].startswith("-"):
+        flag = rest[0].split("=", 1)[0]
+        rest = rest[2:] if flag in _GLOBAL_VALUE and "=" not in rest[0] else rest[1:]
+    return rest[0] if rest else None
+
+
 def _hack(rest: list[str]) -> tuple[str, str, list[str]]:
     mode = "each-feature" if "--each-feature" in rest else "feature-powerset" if "--feature-powerset" in rest else ""
     for i, word in enumerate(rest):

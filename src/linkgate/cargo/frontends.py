@@ -365,9 +365,27 @@ _WASM_FLAGS = {"--no-typescript", "--weak-refs", "--reference-types", "--no-pack
                "--firefox", "--chrome", "--safari", "--headless", "--quiet", "--verbose"}
 
 
+# Earlier names of known actions: GitHub redirects a renamed repository, and workflows still
+# pin the old name by commit (`messense/maturin-action@<sha>` is PyO3/maturin-action).
+EARLIER_NAMES = {"messense/maturin-action": "pyo3/maturin-action"}
+
+
+def canonical_action(uses: str) -> str:
+    """The action's name in the table: lower case, no ref, an earlier name replaced."""
+    name = uses.split("@", 1)[0].strip().lower().rstrip("/")
+    return EARLIER_NAMES.get(name, name)
+
+
+def known_action(uses: str) -> bool:
+    """Whether the table describes what the action runs."""
+    name = canonical_action(uses)
+    return name in _ACTIONS or name.startswith("actions-rust-lang/") or (
+        name.count("/") == 1 and name.endswith("/linkgate"))
+
+
 def action_commands(uses: str, inputs: Inputs) -> list[list[str]]:
     """The cargo command lines a ``uses:`` step runs, or [] for other actions."""
-    name = uses.split("@", 1)[0].strip().lower().rstrip("/")
+    name = canonical_action(uses)
     entry = _ACTIONS.get(name)
     if entry is None and name.startswith("actions-rust-lang/"):
         entry = _ACTIONS["actions-rust-lang/"]

@@ -65,6 +65,27 @@ BUILTIN = LINKING | {n for n in NOT_LINKING if n not in ("udeps", "expand", "sem
                                                           "audit", "machete", "outdated")}
 
 
+# External cargo-NAME programs linkgate knows by name (what they compile is in
+# cargo.frontends and audit.model.EXERCISE; the rest compile nothing of the project's).
+# A word outside cargo's own commands, its aliases and these is never taken as a
+# subcommand: `{{msrv}}`, `$X`, a quoted fragment, or a plugin linkgate has never met.
+KNOWN_PLUGINS = frozenset({
+    "hack", "nextest", "llvm-cov", "miri", "tarpaulin", "zigbuild", "auditable", "careful", "cbuild", "cinstall",
+    "ctest", "fuzz", "ndk", "xtask", "make", "udeps", "expand", "semver-checks", "deny", "audit", "machete",
+    "outdated", "binstall", "sort", "insta", "component", "about", "bloat", "release", "dist", "msrv", "mutants",
+    "flamegraph", "afl", "kani", "pgrx", "sqlx", "tauri", "leptos", "lambda", "dinghy", "apk", "xwin", "wix",
+    "deb", "generate", "watch", "sweep", "shear", "vet", "public-api", "minimal-versions", "hakari", "cyclonedx",
+    "geiger", "llvm-lines", "show-asm", "asm", "espflash", "set-version", "upgrade", "bump", "readme", "rdme",
+    "spellcheck", "all-features", "bundle", "codspeed", "pgo", "nextest", "criterion", "run-script", "sbom",
+})
+BUILTIN_NAMES = frozenset({*LINKING, *NOT_LINKING, *BUILTIN_ALIASES})
+
+
+def known_name(word: str) -> bool:
+    """Is *word* a cargo subcommand, a built-in alias, or a plugin linkgate knows?"""
+    return word in BUILTIN_NAMES or word in KNOWN_PLUGINS
+
+
 @dataclass(frozen=True)
 class Judgement:
     """Whether a cargo command line links, after aliases, and why."""

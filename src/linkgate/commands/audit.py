@@ -27,9 +27,12 @@ from linkgate.report.model import count
     help="Repository whose .github/workflows to read.",
 )
 @click.option("--verbose", "-v", is_flag=True, help="List every path a grouped finding is about.")
+@click.option("--coverage", "show_coverage", is_flag=True,
+              help="Print what was read of each step, per workflow and job (read, partly read, unread).")
 @config_option
 @format_options
-def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None, verbose: bool = False) -> int:
+def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None, verbose: bool = False,
+            show_coverage: bool = False) -> int:
     """Show which feature sets CI checks but never links.
 
     Reads .github/workflows/*.yml (and the Makefile targets and scripts they
@@ -47,7 +50,7 @@ def command(repo_dir: str, config_path: str | None, fmt: str, output: str | None
 
     result = run_audit(repo)
     settled = settle(result.findings, config)
-    report = _report(result, settled, verbose)
+    report = _report(result, settled, verbose, show_coverage)
     emit(report, fmt, output)
     from linkgate.report import annotate as ci
 
@@ -76,6 +79,8 @@ def settle(findings: list[RawFinding], config: AuditConfig) -> Settled:
         level = config.severity.get(f.rule, DEFAULT_SEVERITY.get(f.rule, "warning"))
         if level == "off":
             continue
+        if f.unless and level == "error":
+            level = "warning"  # an unread step could contradict it: not stated as fact
         hit = next(
             (
                 i
@@ -130,7 +135,8 @@ def _load_config(repo: Path, config_path: str | None) -> tuple[Any, str | None]:
     return cfg.audit, str(cfg.path)
 
 
-def _report(result: Any, settled: Any, verbose: bool = False) -> Any:
+def _report(result: Any, settled: Any, verbose: bool = False, show_coverage: bool = False) -> Any:
+    from linkgate.audit.readcoverage import coverage_json
     from linkgate.report import Case, Finding, Report
 
     findings = [
@@ -150,6 +156,7 @@ def _report(result: Any, settled: Any, verbose: bool = False) -> Any:
         "ignored": [dict(_finding_json(f, None), reason=reason) for f, reason in settled.ignored],
         "skipped_checks": result.skipped_checks,
         "notes": result.notes,
+        "coverage": coverage_json(result.coverage),
     }
     cases = [
         Case(suite=f"audit.{f.rule}", name=f"{f.file}:{f.line}" if f.file else f.rule,
@@ -165,14 +172,15 @@ def _report(result: Any, settled: Any, verbose: bool = False) -> Any:
     )
     return Report(
         command="audit", document=document, findings=findings, cases=cases, summary=summary,
-        human=lambda rep, console: _human(rep, console, verbose), markdown=_markdown,
+        human=lambda rep, console: _human(rep, console, verbose, show_coverage), markdown=_markdown,
         exit_code=EXIT_FINDING if errors else EXIT_OK,
     )
 
 
 def _finding_json(f: Any, level: str | None) -> dict[str, Any]:
     out = {"rule": f.rule, "level": level, "message": f.message, "file": f.file, "line": f.line,
-           "subject": f.subject, "hint": f.hint, "paths": list(f.paths), "suggest": list(f.suggest)}
+           "subject": f.subject, "hint": f.hint, "paths": list(f.paths), "suggest": list(f.suggest),
+           "unless": list(f.unless)}
     if level is None:
         del out["level"]
     return out
@@ -238,7 +246,7 @@ def _exercise_rows(report: Any) -> list[tuple[str, dict[str, list[str]]]]:
     return sorted(rows.items())
 
 
-def _human(report: Any, console: Any, verbose: bool = False) -> None:
+def _human(report: Any, console: Any, verbose: bool = False, show_coverage: bool = False) -> None:
     from rich.table import Table
 
     from linkgate.console import escape
@@ -252,6 +260,8 @@ def _human(report: Any, console: Any, verbose: bool = False) -> None:
     for label, cells in _exercise_rows(report):
         table.add_row(label, *(", ".join(cells[c]) or "[dim]-[/]" for c in EXERCISE_ORDER))
     console.print(table)
+    if show_coverage:
+        _print_coverage(console, report.document["coverage"])
     _print_findings(console, report.document, verbose)
     for note in report.document["notes"]:
         console.print(f"[dim]note: {escape(note)}[/]", highlight=False)
@@ -279,6 +289,30 @@ def _print_findings(console: Any, document: dict[str, Any], verbose: bool) -> No
         if verbose:
             for path in f["paths"]:
                 console.print(f"    {escape(path)}", highlight=False)
+
+
+def _print_coverage(console: Any, cov: dict[str, Any]) -> None:
+    """Per workflow and job, one line a step; what was not read under it, with the lines to look at."""
+    from linkgate.console import escape
+
+    style = {"read": "green", "partly read": "yellow", "unread": "red"}
+    for wf in cov["workflows"]:
+        console.print(f"[bold]{escape(wf['workflow'])}[/]", highlight=False)
+        for job in wf["jobs"]:
+            console.print(f"  job {escape(job['job'])}", highlight=False)
+            for step in job["steps"]:
+                console.print(f"    [{style[step['status']]}]{step['status']}[/] line {step['line']}: "
+                              f"{escape(step['label'])}", highlight=False)
+                for gap in step["gaps"]:
+                    what = f"{gap['what']}: " if gap["what"] else ""
+                    console.print(f"      {escape(gap['file'])}:{gap['line']}: {escape(what + gap['why'])}",
+                                  highlight=False)
+                    for m in gap["mentions"]:
+                        console.print(f"        [dim]{escape(m['file'])}:{m['line']}: {escape(m['text'])}[/]",
+                                      highlight=False)
+    t = cov["totals"]
+    console.print(f"read coverage: {t['read']} read, {t['partly read']} partly read, {t['unread']} unread "
+                  f"of {t['steps']} steps", highlight=False)
 
 
 def _markdown(report: Any) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 from linkgate.cargo import frontends
 from linkgate.cargo.subcommand import expand_aliases
+from linkgate.workflows import coverage
 
 _PIP = re.compile(r"^(pip|pip3(\.\d+)?|uv)$")
 
@@ -36,6 +37,9 @@ class Completed:
     via: tuple[str, ...] = ()
     # (cause, message) of an unresolved note, when the program's cargo runs cannot be read.
     note: tuple[str, str] | None = None
+    # Why, in a few words, for read coverage; and the package directory left unread.
+    gap_why: str = ""
+    unread_dir: str = ""
 
 
 def _pyproject(repo: Path, directory: str) -> dict[str, Any] | None:
@@ -141,7 +145,42 @@ def _cargo(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:
                 "the cargo commands it runs cannot be read and are not audited")
     if not via and note is None:
         return None
-    return Completed((argv[0], *expanded), cwd, tuple(via), note)
+    if note is None:
+        return Completed((argv[0], *expanded), cwd, tuple(via))
+    return Completed((argv[0], *expanded), cwd, tuple(via), note, "a Rust program linkgate cannot read",
+                     _xtask_dir(repo, cwd))
+
+
+def _xtask_dir(repo: Path, cwd: str) -> str:
+    """The xtask package's directory: `xtask/` beside the working directory or at the root."""
+    for base in dict.fromkeys((cwd, "")):
+        rel = posixpath.join(base, "xtask") if base else "xtask"
+        if (repo / rel / "Cargo.toml").is_file():
+            return rel
+    return ""
+
+
+_MAX_SCANNED = 200  # .rs files of one xtask scanned for cargo; past that, the first ones
+
+
+def note_mentions(repo: Path, done: Completed) -> tuple[coverage.Mention, ...]:
+    """The lines of the unread package's `src/**.rs` that write a program that runs cargo."""
+    if not done.unread_dir:
+        return ()
+    found: list[coverage.Mention] = []
+    top = repo.resolve()
+    for path in sorted((repo / done.unread_dir / "src").rglob("*.rs"))[:_MAX_SCANNED]:
+        # Nothing is read outside the repository, whatever a symlink in it points at.
+        if path.is_symlink() or top not in path.resolve().parents:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        found += coverage.mentions(path.relative_to(repo).as_posix(), text)
+        if len(found) >= coverage.MAX_MENTIONS:
+            break
+    return tuple(found[:coverage.MAX_MENTIONS])
 
 
 def _package(args: list[str]) -> str | None:

@@ -53,11 +53,15 @@ class RepoHost:
         self.repo = repo
         self._texts: dict[str, str | None] = {}
         self._makefiles: dict[tuple[str, str | None], Makefile | None] = {}
+        # Every file read since the caller last cleared it: the read coverage of one step.
+        self.touched: list[str] = []
 
     def read_script(self, rel: str) -> str | None:
         if rel not in self._texts:
             path = self.repo / rel
             self._texts[rel] = _read(path) if not rel.startswith("..") and path.is_file() else None
+        if self._texts[rel] is not None:
+            self.touched.append(rel)
         return self._texts[rel]
 
     def _makefile(self, directory: str, file: str | None) -> Makefile | None:
@@ -65,6 +69,8 @@ class RepoHost:
         if key not in self._makefiles:
             self._makefiles[key] = load_makefile(self.repo, directory, file)
         found = self._makefiles[key]
+        if found is not None:
+            self.touched.append(found.rel)
         # Command-line overrides change variables: each make gets its own copy.
         return None if found is None else Makefile(found.rel, dict(found.variables), found.rules, found.default)
 

@@ -23,7 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from linkgate.cargo import frontends
-from linkgate.workflows import frontcmd, matrix, pwsh
+from linkgate.cargo.cargoargs import parse as parse_cargo, subcommand_word
+from linkgate.cargo.subcommand import NOT_LINKING, known_name
+from linkgate.workflows import coverage, frontcmd, matrix, pwsh
+from linkgate.workflows.coverage import CoverageLog, Gap, StepCoverage
 from linkgate.workflows.gates import GateCommand, GateSource, RunLine, run_line
 from linkgate.workflows.expr import ExprContext, condition, placeholders, render, runner_os, substitute, \
     substitute_plain
@@ -71,14 +74,23 @@ class Scan:
     # The cause of each problem (`$X`, `${{ inputs.f }}`, a script path): its subject.
     causes: dict[tuple[str, int, str], str] = field(default_factory=dict)
     _noted: set[tuple[str, str]] = field(default_factory=set, repr=False)
+    coverage: CoverageLog = field(default_factory=CoverageLog)
     # Combinations that give a script the same text, env and directory share one evaluation.
     _evaluated: dict[tuple[Any, ...], Evaluator] = field(default_factory=dict, repr=False)
+    # The gaps of the step being scanned (workflows.coverage), whatever the notes' de-duplication.
+    _gaps: list[Gap] = field(default_factory=list, repr=False)
 
     def note(self, file: str, line: int, cause: str, message: str) -> None:
         if (file, cause) not in self._noted:
             self._noted.add((file, cause))
             self.problems.append((file, line, message))
             self.causes[(file, line, message)] = cause
+
+    def gap(self, gap: Gap, message: str | None = None, cause: str | None = None) -> None:
+        """A part of the step not read; with *message*, also an `unresolved` note."""
+        self._gaps.append(gap)
+        if message is not None:
+            self.note(gap.file, gap.line, cause or gap.what, message)
 
 
 def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None, gates: GateSource | None = None) -> Scan:
@@ -123,70 +135,148 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
         runs = condition(step.if_, ctx)
         if runs is False:
             continue
+        scan._gaps = []
+        host.touched.clear()
         line_if = step.key_lines.get("if", step.line)
         conds = job_conds + (() if runs else (f"{wf.rel}:{line_if} if: {step.if_}",))
         cwd = _clean_dir(substitute_plain(step.working_directory or job_dir, ctx)[0])
         common: dict[str, Any] = dict(workflow=wf, job=job, step=step, matrix=combo, runs_on=tuple(labels),
                                       self_hosted=self_hosted)
+        understood = True
         if step.run is not None:
             # GitHub's default is pwsh on Windows runners and bash elsewhere.
             shell = (step.shell or job.shell or wf.shell or ("pwsh" if os_name == "Windows" else "bash")).split()[0]
             if shell in _NOT_SHELL:
-                continue
-            for cmd in _run_step(host, wf, step, ctx, cwd, step_env, scan, carried if not conds else {},
-                                 shell in _POWERSHELL, os_name):
-                all_conds = conds + cmd.conditions
-                selection = run_line(cmd.argv)
-                if selection is not None:
-                    for g in _gate_commands(gates, selection, cmd.file, cmd.line, cmd.cwd, cmd.env, cmd.unknown, scan):
-                        gate_conds = all_conds + ((g.condition,) if g.condition else ())
-                        scan.invocations.append(Invocation(
-                            **common, file=cmd.file, line=cmd.line, argv=g.argv, cwd=g.cwd, env=g.env,
-                            via=(*cmd.via, f"{cmd.file}:{cmd.line} {' '.join(cmd.argv)}", g.defined),
-                            conditional=bool(gate_conds), conditions=gate_conds))
-                    continue
-                scan.invocations.append(Invocation(
-                    **common, file=cmd.file, line=cmd.line, argv=cmd.argv, cwd=cmd.cwd, env=cmd.env,
-                    via=cmd.via, unknown=cmd.unknown, conditional=bool(all_conds), conditions=all_conds))
+                understood = False
+                _foreign_step(wf, step, scan)
+            else:
+                _run_commands(host, gates, wf, step, ctx, cwd, step_env, scan, carried if not conds else {},
+                              shell in _POWERSHELL, os_name, conds, common)
         elif step.uses:
-            inputs = {k: (substitute_plain(v, ctx)[0] if isinstance(v, str) else v) for k, v in step.with_.items()}
-            line = step.key_lines.get("uses", step.line)
-            dir_input = frontends.ACTION_DIRECTORY.get(step.uses.split("@", 1)[0].strip().lower())
-            action_cwd = cwd
-            if dir_input and isinstance(inputs.get(dir_input), str) and inputs[dir_input].strip():
-                action_cwd = _clean_dir(posixpath.join(cwd, inputs[dir_input].strip()))
-            for argv in frontends.action_commands(step.uses, inputs):
-                action_via: tuple[str, ...] = ()
-                step_cwd = action_cwd
-                if "${{" not in " ".join(argv):
-                    done = frontcmd.complete(host.repo, tuple(argv), action_cwd)
-                    if done is not None:
-                        if done.note is not None:
-                            scan.note(wf.rel, line, done.note[0], done.note[1])
-                        argv, step_cwd, action_via = list(done.argv), done.cwd, done.via
-                if frontends.program(argv) == "maturin" and not frontends.runs_cargo(argv):
-                    continue  # `maturin sdist`: packs the sources, builds nothing
-                selection = run_line(argv)
-                if selection is not None:
-                    # The action runs `linkgate run` only for the gates `should-run` selects.
-                    gate_conds = conds + (f"{wf.rel}:{line} uses: {step.uses} links a gate only when its "
-                                          "causal surface changed",)
-                    unknown = tuple(a for a in argv if "${{" in a)
-                    for g in _gate_commands(gates, selection, wf.rel, line, cwd, step_env, unknown, scan):
-                        scan.invocations.append(Invocation(
-                            **common, file=wf.rel, line=line, argv=g.argv, cwd=g.cwd, env=g.env,
-                            via=(f"{wf.rel}:{line} uses: {step.uses}", g.defined),
-                            conditional=True, conditions=gate_conds + ((g.condition,) if g.condition else ())))
-                    continue
-                unknown = tuple(a for a in argv if "${{" in a)
-                for cause in unknown:
-                    scan.note(wf.rel, line, cause, f"cannot evaluate {cause} in `{' '.join(argv)}`; "
-                              "classified as written")
-                scan.invocations.append(Invocation(
-                    **common, file=wf.rel, line=line, argv=tuple(argv), cwd=step_cwd, env=step_env, unknown=unknown,
-                    via=(f"{wf.rel}:{line} uses: {step.uses}", *action_via), conditional=bool(conds),
-                    conditions=conds))
+            understood = _action_step(host, gates, wf, step, ctx, cwd, step_env, scan, conds, common)
+        scan.coverage.add(StepCoverage(
+            wf.rel, job.id, step.index, step.line, _step_label(step), "run" if step.run is not None else "action",
+            coverage.status_of(scan._gaps, understood), tuple(scan._gaps), tuple(dict.fromkeys(host.touched))))
 
+
+def _step_label(step: Step) -> str:
+    if step.run is not None:
+        first = next((t.strip() for t in str(step.run).split("\n") if t.strip()), "")
+        return step.name or f"run: {first[:60]}"
+    return step.name or f"uses: {step.uses}"
+
+
+def _foreign_step(wf: Workflow, step: Step, scan: Scan) -> None:
+    """A `shell: python` step: named, with the lines that write cargo; a note only when some do."""
+    assert step.run is not None
+    found = tuple(coverage.Mention(wf.rel, step.run.content_line + m.line - 1, m.text)
+                  for m in coverage.mentions(wf.rel, str(step.run)))
+    line = step.key_lines.get("run", step.line)
+    gap = Gap(wf.rel, line, f"shell: {step.shell}", "a Python script linkgate does not read", bool(found), found)
+    scan.gap(gap, "a `shell: python` step is a Python script linkgate does not read; the cargo commands it runs "
+             "are not audited" if found else None, cause="shell: python")
+
+
+def _run_commands(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ctx: ExprContext, cwd: str,
+                  step_env: Mapping[str, str], scan: Scan, carried: dict[str, str], powershell: bool,
+                  os_name: str | None, conds: tuple[str, ...], common: dict[str, Any]) -> None:
+    for cmd in _run_step(host, wf, step, ctx, cwd, step_env, scan, carried, powershell, os_name):
+        all_conds = conds + cmd.conditions
+        selection = run_line(cmd.argv)
+        if selection is not None:
+            for g in _gate_commands(gates, selection, cmd.file, cmd.line, cmd.cwd, cmd.env, cmd.unknown, scan):
+                gate_conds = all_conds + ((g.condition,) if g.condition else ())
+                scan.invocations.append(Invocation(
+                    **common, file=cmd.file, line=cmd.line, argv=g.argv, cwd=g.cwd, env=g.env,
+                    via=(*cmd.via, f"{cmd.file}:{cmd.line} {' '.join(cmd.argv)}", g.defined),
+                    conditional=bool(gate_conds), conditions=gate_conds))
+            continue
+        scan.invocations.append(Invocation(
+            **common, file=cmd.file, line=cmd.line, argv=cmd.argv, cwd=cmd.cwd, env=cmd.env,
+            via=cmd.via, unknown=cmd.unknown, conditional=bool(all_conds), conditions=all_conds))
+
+
+def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ctx: ExprContext, cwd: str,
+                 step_env: Mapping[str, str], scan: Scan, conds: tuple[str, ...], common: dict[str, Any]) -> bool:
+    """The cargo commands of a `uses:` step; False when the action is one linkgate does not read."""
+    assert step.uses is not None
+    inputs = {k: (substitute_plain(v, ctx)[0] if isinstance(v, str) else v) for k, v in step.with_.items()}
+    line = step.key_lines.get("uses", step.line)
+    name = frontends.canonical_action(step.uses)
+    if not frontends.known_action(step.uses):
+        if not coverage.known_no_cargo_action(step.uses):
+            gap = coverage.action_gap(wf.rel, line, step.uses, host.read_script)
+            scan.gap(gap, f"`uses: {step.uses}` is {gap.why}; the cargo commands it runs are not audited"
+                     if gap.cargo else None, cause=f"uses: {step.uses}")
+            return False
+        return True
+    dir_input = frontends.ACTION_DIRECTORY.get(name)
+    action_cwd = cwd
+    if dir_input and isinstance(inputs.get(dir_input), str) and inputs[dir_input].strip():
+        action_cwd = _clean_dir(posixpath.join(cwd, inputs[dir_input].strip()))
+    for argv in frontends.action_commands(step.uses, inputs):
+        action_via: tuple[str, ...] = ()
+        step_cwd = action_cwd
+        if "${{" not in " ".join(argv):
+            done = frontcmd.complete(host.repo, tuple(argv), action_cwd)
+            if done is not None:
+                if done.note is not None:
+                    scan.gap(Gap(wf.rel, line, " ".join(argv), done.gap_why or done.note[1], True,
+                                 frontcmd.note_mentions(host.repo, done)), done.note[1], cause=done.note[0])
+                argv, step_cwd, action_via = list(done.argv), done.cwd, done.via
+        if frontends.program(argv) == "maturin" and not frontends.runs_cargo(argv):
+            continue  # `maturin sdist`: packs the sources, builds nothing
+        selection = run_line(argv)
+        if selection is not None:
+            # The action runs `linkgate run` only for the gates `should-run` selects.
+            gate_conds = conds + (f"{wf.rel}:{line} uses: {step.uses} links a gate only when its "
+                                  "causal surface changed",)
+            unknown = tuple(a for a in argv if "${{" in a)
+            for g in _gate_commands(gates, selection, wf.rel, line, cwd, step_env, unknown, scan):
+                scan.invocations.append(Invocation(
+                    **common, file=wf.rel, line=line, argv=g.argv, cwd=g.cwd, env=g.env,
+                    via=(f"{wf.rel}:{line} uses: {step.uses}", g.defined),
+                    conditional=True, conditions=gate_conds + ((g.condition,) if g.condition else ())))
+            continue
+        unknown = tuple(a for a in argv if "${{" in a)
+        if _unknown_subcommand(wf.rel, line, tuple(argv), unknown, scan):
+            continue
+        for cause in unknown:
+            scan.gap(Gap(wf.rel, line, " ".join(argv), f"cannot evaluate {cause}", _may_link(argv)),
+                     f"cannot evaluate {cause} in `{' '.join(argv)}`; classified as written", cause=cause)
+        scan.invocations.append(Invocation(
+            **common, file=wf.rel, line=line, argv=tuple(argv), cwd=step_cwd, env=step_env, unknown=unknown,
+            via=(f"{wf.rel}:{line} uses: {step.uses}", *action_via), conditional=bool(conds),
+            conditions=conds))
+    return True
+
+
+def _may_link(argv: tuple[str, ...] | list[str]) -> bool:
+    """Could this cargo command, whatever its unknown words are, run the linker?"""
+    call = parse_cargo(argv)
+    return call is None or call.subcommand.split(" ")[0] not in NOT_LINKING
+
+
+def _unknown_subcommand(file: str, line: int, argv: tuple[str, ...], unknown: tuple[str, ...], scan: Scan) -> bool:
+    """A cargo command whose subcommand is no name cargo or a known plugin has (`{{msrv}}`,
+    `$X`, a quoted fragment) is never a record: it is a note, and a gap that may link."""
+    if frontends.program(argv) not in ("cargo", "cross") or frontends.cargo_argv(argv) != tuple(argv):
+        return False
+    call = parse_cargo(argv)
+    word = subcommand_word(argv)
+    if call is None or word is None:
+        return False
+    words = [word, *([call.subcommand] if call.hack else [])]
+    bad = next((w for w in words if not known_name(w)), None)
+    if bad is None:
+        return False
+    shown = " ".join(argv)
+    cause = next((c for c in unknown if c in bad), bad)
+    why = f"`{bad}` is not a cargo subcommand or a plugin linkgate knows"
+    scan.gap(Gap(file, line, shown, why, True),
+             f"cannot tell what `{shown}` runs: {why}; if it builds the project, this command is not audited",
+             cause=cause)
+    return True
 
 def _gate_commands(gates: GateSource, line: RunLine, file: str, lineno: int, cwd: str, env: Mapping[str, str],
                    unknown: tuple[str, ...], scan: Scan) -> list[GateCommand]:
@@ -214,7 +304,7 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
         translated = pwsh.to_bash(text)
         text = translated.text
         for row, cause, message in translated.problems:
-            scan.note(wf.rel, step.run.content_line + row, cause, message)
+            scan.gap(Gap(wf.rel, step.run.content_line + row, "", message, True), message, cause=cause)
     key = (text, wf.rel, step.run.content_line, tuple(sorted(env.items())), cwd, tuple(exprs), os_name)
     ev = scan._evaluated.get(key)
     if ev is None:
@@ -226,33 +316,68 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
     carried.update(ev.github_env)
     found: list[ShellCommand] = []
     for cmd in ev.commands:
-        cmd = _completed(host.repo, cmd, scan)
+        cmd = _completed(host, cmd, scan)
         argv = " ".join(cmd.argv)
         if run_line(cmd.argv) is not None:
             found.append(cmd)
         elif frontends.runs_cargo(cmd.argv):
+            if _unknown_subcommand(cmd.file, cmd.line, cmd.argv, cmd.unknown, scan):
+                continue
             found.append(cmd)
             for cause in cmd.unknown:
-                scan.note(cmd.file, cmd.line, cause, f"cannot evaluate {cause} in `{argv}`; classified as written")
+                scan.gap(Gap(cmd.file, cmd.line, argv, f"cannot evaluate {cause}", _may_link(cmd.argv)),
+                         f"cannot evaluate {cause} in `{argv}`; classified as written", cause=cause)
         elif cmd.name_unknown and frontends.may_be_cargo(cmd.argv):
-            scan.note(cmd.file, cmd.line, cmd.argv[0],
-                      f"cannot evaluate `{cmd.argv[0]}` in `{argv}`; if it runs cargo, this command is not audited")
+            scan.gap(Gap(cmd.file, cmd.line, argv, f"cannot evaluate `{cmd.argv[0]}`", True),
+                     f"cannot evaluate `{cmd.argv[0]}` in `{argv}`; if it runs cargo, this command is not audited",
+                     cause=cmd.argv[0])
+        else:
+            _interpreted(host, cmd, scan)
     for problem in ev.problems:
-        if problem.cargo:
-            scan.note(problem.file, problem.line, problem.cause, problem.message)
+        if problem.unread:
+            source = host.read_script(problem.unread)
+            found_lines = coverage.mentions(problem.unread, source)
+            language = coverage.foreign_language(problem.unread, source or "")
+            why = f"a {language} program linkgate does not read" if language else "a program linkgate does not read"
+            scan.gap(Gap(problem.file, problem.line, problem.cause, why,
+                         bool(found_lines), found_lines), problem.message if found_lines else None,
+                     cause=problem.cause)
+        else:
+            scan.gap(Gap(problem.file, problem.line, "", problem.message, problem.cargo),
+                     problem.message if problem.cargo else None, cause=problem.cause)
     return found
 
 
-def _completed(repo: Path, cmd: ShellCommand, scan: Scan) -> ShellCommand:
+def _interpreted(host: RepoHost, cmd: ShellCommand, scan: Scan) -> None:
+    """`python build.py`, `nu scripts/release.nu`: a program in a language linkgate does not read,
+    named with the lines of it that write cargo; a note only when some do."""
+    language = coverage.interpreter_language(cmd.argv[0]) if cmd.argv else None
+    if language is None or cmd.cwd_unknown:
+        return
+    script = next((a for a in cmd.argv[1:] if not a.startswith("-")), None)
+    if script is None or any(a in ("-m", "-c", "-e") for a in cmd.argv[1:cmd.argv.index(script)]):
+        return
+    rel = posixpath.normpath(posixpath.join(cmd.cwd, script))
+    text = host.read_script(rel) if not rel.startswith(("..", "/")) else None
+    if text is None:
+        return
+    found = coverage.mentions(rel, text)
+    message = f"{rel} is a {language} program linkgate does not read; the cargo commands it runs are not audited"
+    scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), f"a {language} program linkgate does not read",
+                 bool(found), found), message if found else None, cause=f"script {rel}")
+
+
+def _completed(host: RepoHost, cmd: ShellCommand, scan: Scan) -> ShellCommand:
     """*cmd* as its program runs it: maturin's pyproject settings, a pip build of a maturin
     project, cargo aliases (``workflows.frontcmd``)."""
     if cmd.cwd_unknown or not cmd.argv:
         return cmd
-    done = frontcmd.complete(repo, cmd.argv, cmd.cwd)
+    done = frontcmd.complete(host.repo, cmd.argv, cmd.cwd)
     if done is None:
         return cmd
     if done.note is not None:
-        scan.note(cmd.file, cmd.line, done.note[0], done.note[1])
+        scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), done.gap_why or done.note[1],
+                     True, frontcmd.note_mentions(host.repo, done)), done.note[1], cause=done.note[0])
     via = (*cmd.via, *(f"{cmd.file}:{cmd.line} {v}" for v in done.via)) if done.via else cmd.via
     return replace(cmd, argv=done.argv, cwd=done.cwd, via=via)
 

@@ -19,6 +19,7 @@ ALLOWED = {
     "classify": {"model"},
     "findings": {"model", "classify"},
     "surfacecheck": {"model", "workspace", "suggest"},
+    "readcoverage": set(),
     "run": {"model", "classify", "findings", "surfacecheck", "rank"},
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 
+from linkgate.workflows.coverage import foreign_language
 from linkgate.workflows.shell.dispatch import MAX_DEPTH, ShellEvaluator
 from linkgate.workflows.shell.state import WORKSPACE, Frame, State, clean
 from linkgate.workflows.shell.words import Val, Value
@@ -35,6 +36,16 @@ def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, l
         ev.problem(frame.file, line, f"script {rel}",
                    f"script {rel} is {len(text):,} characters, over the {MAX_SCRIPT_CHARS:,} linkgate reads; "
                    "not followed", True)
+        capture_fails(ev)
+        ev.emit(fields, st, frame, line, {})
+        st.status = "assumed"
+        return [st]
+    language = foreign_language(rel, text) if text is not None and rel is not None else None
+    if language is not None:
+        # `./scripts/build.nu`, `./build.py`: its interpreter runs it, not bash; read as bash it
+        # would be nonsense, so it is named (with the lines that write cargo) and left unread.
+        ev.problem(frame.file, line, f"script {rel}", f"script {rel} is a {language} program linkgate does not "
+                   "read; the cargo commands it runs are not audited", True, unread=rel or "")
         capture_fails(ev)
         ev.emit(fields, st, frame, line, {})
         st.status = "assumed"

@@ -98,8 +98,8 @@ class Evaluator:
             self.commands[seen] = ShellCommand(old.argv, old.file, old.line, old.cwd, old.cwd_unknown, old.env,
                                                old.unknown, keep, old.via)
 
-    def problem(self, file: str, line: int, cause: str, message: str, cargo: bool) -> None:
-        found = ShellProblem(file, line, cause, message, cargo)
+    def problem(self, file: str, line: int, cause: str, message: str, cargo: bool, unread: str = "") -> None:
+        found = ShellProblem(file, line, cause, message, cargo, unread)
         if found not in self._problem_set:
             self._problem_set.add(found)
             self.problems.append(found)

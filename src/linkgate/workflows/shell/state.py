@@ -53,6 +53,8 @@ class ShellProblem:
     cause: str
     message: str
     cargo: bool
+    # The repository file left unread (a Python or nushell program), for a textual scan.
+    unread: str = ""
 
 
 @dataclass(frozen=True)

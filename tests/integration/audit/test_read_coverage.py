@@ -1,0 +1,107 @@
+"""Read coverage and no guessing (tests/fixtures/audit/shapes/): every step classified
+read / partly read / unread with its reason; a word that is no cargo subcommand is a
+note, never a record; a finding resting on an absence that an unread step could
+contradict is a warning naming that step (JSON `unless`)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from linkgate.cli import main
+
+SHAPES = Path(__file__).resolve().parents[2] / "fixtures" / "audit" / "shapes"
+WF = ".github/workflows/ci.yml"
+
+
+def audit(tmp_path: Path, shape: str) -> dict[str, Any]:
+    repo = tmp_path / shape
+    shutil.copytree(SHAPES / shape, repo)
+    out = tmp_path / "audit.json"
+    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
+    doc: dict[str, Any] = json.loads(out.read_text())
+    return doc
+
+
+def steps(doc: dict[str, Any]) -> list[tuple[str, int, str, list[tuple[str, str, bool]]]]:
+    return [(job["job"], s["line"], s["status"], [(f"{g['file']}:{g['line']}", g["why"], g["may_run_cargo"])
+                                                  for g in s["gaps"]])
+            for wf in doc["coverage"]["workflows"] for job in wf["jobs"] for s in job["steps"]]
+
+
+def test_an_unread_xtask_makes_never_linked_a_warning_that_names_it(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "xtask-unless")
+    never = [f for f in doc["findings"] if f["rule"] == "never-linked"]
+    assert [(f["level"], f["subject"], f["unless"]) for f in never] == [
+        ("warning", "all features", [f"{WF}:16 (cargo xtask test, a Rust program linkgate cannot read)"]),
+    ]
+    assert f"unless {WF}:16 (cargo xtask test, a Rust program linkgate cannot read) links it" in never[0]["message"]
+    assert steps(doc)[-1] == ("test", 16, "partly read", [(f"{WF}:16", "a Rust program linkgate cannot read", True)])
+    # The textual scan points at the line of the xtask that writes cargo.
+    gap = doc["coverage"]["workflows"][0]["jobs"][1]["steps"][1]["gaps"][0]
+    assert [(m["file"], m["line"]) for m in gap["mentions"]] == [("xtask/src/main.rs", 5)]
+    assert doc["coverage"]["totals"] == {"read": 3, "partly read": 1, "unread": 0, "steps": 4}
+
+
+def test_never_linked_stays_an_error_when_everything_was_read(tmp_path: Path) -> None:
+    repo = tmp_path / "read"
+    shutil.copytree(SHAPES / "xtask-unless", repo)
+    wf = repo / WF
+    wf.write_text(wf.read_text().replace("cargo xtask test", "cargo test -p xtask"))
+    out = tmp_path / "audit.json"
+    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
+    doc = json.loads(out.read_text())
+    assert [(f["rule"], f["level"], f["unless"]) for f in doc["findings"]] == [("never-linked", "error", [])]
+    assert doc["coverage"]["totals"] == {"read": 4, "partly read": 0, "unread": 0, "steps": 4}
+
+
+def test_a_word_that_is_no_cargo_subcommand_is_a_note_never_a_record(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "no-guessing")
+    assert [(i["subcommand"], i["line"]) for i in doc["invocations"]] == [("check", 10), ("sort", 16)]
+    notes = [(f["line"], f["subject"]) for f in doc["findings"] if f["rule"] == "unresolved"]
+    assert notes == [(13, "$(cat .subcommand)"), (14, "test --release"), (15, "frobnicate")]
+    never = next(f for f in doc["findings"] if f["rule"] == "never-linked")
+    assert never["level"] == "warning" and [u.split(" ")[0] for u in never["unless"]] == [
+        f"{WF}:13", f"{WF}:14", f"{WF}:15"]
+
+
+def test_programs_linkgate_does_not_read_are_named_with_the_lines_that_write_cargo(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "unread")
+    assert steps(doc) == [
+        ("check", 9, "read", []),
+        ("check", 10, "read", []),
+        ("check", 11, "partly read", [(f"{WF}:11", "a Python program linkgate does not read", True)]),
+        # It writes no program that runs cargo: named in the coverage, no note, no `unless`.
+        ("check", 12, "partly read", [(f"{WF}:12", "a Python program linkgate does not read", False)]),
+        # Run by path, but a nushell program: never read as bash.
+        ("check", 13, "partly read", [(f"{WF}:13", "a nushell program linkgate does not read", True)]),
+        ("check", 14, "unread", [(f"{WF}:15", "a Python script linkgate does not read", True)]),
+        ("check", 18, "unread", [(f"{WF}:18", "a local action linkgate does not read", True)]),
+        ("check", 19, "unread", [(f"{WF}:19", "an action linkgate does not know", False)]),
+    ]
+    mentions = [(m["file"], m["line"]) for wf in doc["coverage"]["workflows"] for job in wf["jobs"]
+                for s in job["steps"] for g in s["gaps"] for m in g["mentions"]]
+    assert mentions == [("scripts/build_wheels.py", 7), ("scripts/release.nu", 3), (WF, 17),
+                        (".github/actions/build/action.yml", 5)]
+    assert [i["subcommand"] for i in doc["invocations"]] == ["check"]
+    never = next(f for f in doc["findings"] if f["rule"] == "never-linked")
+    assert never["level"] == "warning" and len(never["unless"]) == 4
+    assert sorted(f["line"] for f in doc["findings"] if f["rule"] == "unresolved") == [11, 13, 15, 18]
+
+
+def test_coverage_flag_prints_each_step_per_workflow_and_job(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    repo = tmp_path / "x"
+    shutil.copytree(SHAPES / "xtask-unless", repo)
+    main(["audit", "--repo", str(repo), "--coverage"])
+    out = capsys.readouterr().out
+    assert ".github/workflows/ci.yml\n  job check\n    read line 9: uses: actions/checkout@v4" in out
+    assert "    partly read line 16: run: cargo xtask test\n" in out
+    assert "xtask/src/main.rs:5: let status = Command::new(\"cargo\")" in out
+    assert "read coverage: 3 read, 1 partly read, 0 unread of 4 steps" in out
+    main(["audit", "--repo", str(repo)])
+    assert "read coverage" not in capsys.readouterr().out
