@@ -571,7 +571,36 @@ def _diagnostics(lines: list[str], log: BuildLog, result: GateResult) -> list[An
 
         diags = [replace(d, source=os.path.join(rec.cwd, d.source))
                  if d.source and not os.path.isabs(d.source) else d for d in diags]
-    return diags
+    from linkgate.cargo.buildscript import manifest_dir_from_package_id
+
+    roots: list[Path] = []
+    for err in log.link_errors:
+        # Local packages only (path+file ids): a registry crate's sources are not the user's to annotate.
+        if err.package_id.startswith("path+file://") or "(path+file://" in err.package_id:
+            pdir = manifest_dir_from_package_id(err.package_id)
+            if pdir is not None and Path(pdir) not in roots:
+                roots.append(Path(pdir))
+    return rust_callers(diags, roots)
+
+
+def rust_callers(diags: list[Any], roots: Sequence[Path]) -> list[Any]:
+    """An undefined symbol whose link carried no line table (release, LTO): the Rust
+    line that calls it, read from the sources under *roots* (diagnose/rustref.py),
+    so an annotation points there and not at an unrelated directive."""
+    if not roots or not any(d.kind == "undefined-symbol" and d.symbol and not d.source for d in diags):
+        return diags
+    from dataclasses import replace
+
+    from linkgate.diagnose.rustref import find_call, referencing_function
+
+    out = []
+    for d in diags:
+        if d.kind == "undefined-symbol" and d.symbol and not d.source:
+            at = find_call(d.symbol, roots, referencing_function(d.references))
+            if at is not None:
+                d = replace(d, source=f"{at[0]}:{at[1]}")
+        out.append(d)
+    return out
 
 
 def diagnostics_for(

@@ -50,7 +50,7 @@ from linkgate.gate import layout, linkers, measure, recording
 from linkgate.gate.linkrecord import LINKS_DIR
 from linkgate.gate.run import (
     COMPILE_FAILED, ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact, add_mixed_linkage, diagnostics_for,
-    judge_archive_order,
+    judge_archive_order, rust_callers,
     run_gate,
 )
 from linkgate.replay import command, elfinfo
@@ -274,6 +274,8 @@ def _result(
                                f"exit status: {a.returncode}", *block])
         res.linker_lines = lines
         res.diagnostics = diagnostics_for(classified, recorded.build_scripts, failed[0].args, failed[0].link.record.cwd)
+        # No line table in a release link: the call is read from the sources rustc compiled there.
+        res.diagnostics = rust_callers(res.diagnostics, [Path(failed[0].link.record.cwd)])
     else:
         res.verdict, res.proven = LINKED, True
         judge_archive_order(res, gate, *archive_order([a.as_replay() for a in attempts]))
