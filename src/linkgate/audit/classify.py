@@ -49,14 +49,14 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
     cache = triggers if triggers is not None else {}
     if key not in cache:
         cache[key] = trigger_for(repo, inv.workflow, inv.job, inv.step)
-    sets = feature_sets(repo, inv.cwd, call)
+    sets = feature_sets(repo, inv.cwd, call, _package_manifest(repo, call, selected))
     outside = _outside_checkout(repo, inv.cwd, call)
     if outside:
         # `git clone x && cd x && cargo test --features f`: x's package and features, not ours.
         selected = None
         exercise = "linked" if call.subcommand == "test" and call.no_run else EXERCISE.get(call.subcommand)
         sets = tuple(dict.fromkeys(replace(fs, scope=outside) for fs in sets))
-    if call.all_features and selected and not any(m.features or m.default for m in selected):
+    if call.all_features and selected and not any(m.all_features or m.default for m in selected):
         # With no [features] table, --all-features enables nothing: it is the default set.
         sets = tuple(dict.fromkeys(FeatureSet(fs.features, fs.no_default, False, fs.symbolic) for fs in sets))
     if selected:
@@ -65,6 +65,18 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
         reach = _reach(selected)
         sets = tuple(dict.fromkeys(replace(fs, packages=names, reach=reach) for fs in sets))
     return Classified(inv, call, exercise, sets, cache[key])
+
+
+def _package_manifest(repo: Path, call: CargoCall, selected: list[manifests.Manifest] | None) -> str | None:
+    """The manifest whose features the call's feature flags name: the one package it selects
+    (`-p zz-sys` from the workspace root, or the package directory it runs in); "" when
+    `-p` names packages linkgate could not resolve, or several; None to read the cwd's."""
+    if selected is not None and len(selected) == 1:
+        try:
+            return selected[0].path.relative_to(repo).as_posix()
+        except ValueError:
+            return ""
+    return "" if call.packages else None
 
 
 def _reach(selected: list[manifests.Manifest]) -> tuple[str, ...]:

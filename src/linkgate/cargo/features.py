@@ -3,9 +3,13 @@
 A set is the sorted ``--features`` plus ``--no-default-features`` and
 ``--all-features``, compared as cargo enables them: a feature the default set
 already turns on adds nothing (``cuda,webui`` is ``cuda`` when ``webui`` is
-default), ``--all-features`` on a package with a ``[features]`` table is that
-table, and the packages the command selects are part of the set (``-p a
---features cuda`` is not ``-p b --features cuda``). The label keeps what the
+default), ``--all-features`` is every feature cargo knows for the package
+(its ``[features]`` table and each optional dependency's implicit feature, the
+dependency's key, unless a feature names it as ``dep:KEY``), the manifest is
+the one package the command selects (``-p zz-sys`` from the workspace root is
+``zz-sys/Cargo.toml``, as is ``cargo test`` run in ``zz-sys/``), and the
+packages the command selects are part of the set (``-p a --features cuda`` is
+not ``-p b --features cuda``). The label keeps what the
 command wrote. ``cargo hack --each-feature`` / ``--feature-powerset``
 compile many sets; they are expanded from the package's ``[features]``
 table, following cargo-hack's documented behaviour (default features,
@@ -16,14 +20,14 @@ would exceed 2**8 sets, the hack run stays one symbolic set.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import posixpath
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from linkgate.cargo import manifests
 from linkgate.cargo.cargoargs import CargoCall
+from linkgate.cargo.manifests import Manifest
 
 POWERSET_LIMIT = 8
 CARGO_C = ("cbuild", "cinstall", "ctest")  # lu-zero/cargo-c's subcommands
@@ -79,13 +83,19 @@ class FeatureSet:
         return self.symbolic is not None or any("$" in f or "{" in f for f in self.features)
 
 
-def feature_sets(repo: Path, cwd: str, call: CargoCall) -> tuple[FeatureSet, ...]:
-    # --manifest-path is relative to the working directory, as cargo reads it.
-    manifest = _manifest_features(repo, posixpath.normpath(posixpath.join(cwd, call.manifest_path or "Cargo.toml")))
+def feature_sets(repo: Path, cwd: str, call: CargoCall, package: str | None = None) -> tuple[FeatureSet, ...]:
+    """*package*: the manifest (relative to *repo*) of the one package the call selects, as
+    the caller resolved ``-p``, ``--manifest-path`` and the working directory; "" when it
+    cannot be known; None to take the manifest in *cwd* (or ``--manifest-path``)."""
+    if package is None:
+        # --manifest-path is relative to the working directory, as cargo reads it.
+        package = posixpath.normpath(posixpath.join(cwd, call.manifest_path or "Cargo.toml"))
+    manifest = _manifest_features(repo, package)
     # With an empty `default`, --no-default-features changes nothing: one set, not two.
-    trivial_default = manifest is not None and not manifest[1]
+    trivial_default = manifest is not None and not manifest.default
 
-    if call.subcommand in CARGO_C and manifest is not None and "capi" in manifest[0] and "capi" not in call.features:
+    if call.subcommand in CARGO_C and manifest is not None and "capi" in manifest.all_features \
+            and "capi" not in call.features:
         # cargo-c turns on the package's `capi` feature itself.
         call = replace(call, features=tuple(sorted((*call.features, "capi"))))
 
@@ -95,7 +105,8 @@ def feature_sets(repo: Path, cwd: str, call: CargoCall) -> tuple[FeatureSet, ...
 
     if not call.hack:
         return (make(call.features, call.no_default_features),)
-    names = manifest[0] if manifest is not None else None
+    # cargo-hack expands the [features] table; optional dependencies only with --optional-deps.
+    names = manifest.features if manifest is not None else None
     if names is None or (call.hack == "feature-powerset" and len(names) > POWERSET_LIMIT):
         return (FeatureSet((), symbolic=f"{call.hack} (features unknown)"),)
     sets = [make((), False), make((), True)]
@@ -107,12 +118,12 @@ def feature_sets(repo: Path, cwd: str, call: CargoCall) -> tuple[FeatureSet, ...
     return tuple(dict.fromkeys(sets))
 
 
-def _as_cargo_sees(fs: FeatureSet, manifest: tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]] | None) -> FeatureSet:
+def _as_cargo_sees(fs: FeatureSet, manifest: Manifest | None) -> FeatureSet:
     """*fs* in its comparison form (features the default set enables dropped, --all-features
     as the feature table), labelled as written."""
     if manifest is None or fs.unknown:
         return fs
-    names, _default, table = manifest
+    names, table = manifest.all_features, manifest.full_feature_table
     if fs.no_default and not fs.all:
         return fs
     enabled = _closure(dict(table), {"default"})
@@ -144,25 +155,17 @@ def _closure(table: dict[str, tuple[str, ...]], start: set[str]) -> set[str]:
     return seen
 
 
-@functools.lru_cache(maxsize=256)
-def _manifest_features(
-    repo: Path, manifest: str
-) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]] | None:
-    """(feature names but default, members of default, the whole table) of a package manifest
-    (None for one outside the repository: an absolute path, or one above it)."""
-    if manifest.startswith(("/", "..")):
+def _manifest_features(repo: Path, manifest: str) -> Manifest | None:
+    """The package manifest whose features a call names (its implicit optional-dependency
+    features are in ``all_features``); None for a virtual manifest, or one outside the
+    repository (an absolute path, or one above it). Read through ``manifests.read``,
+    cached on the file's size and mtime."""
+    if not manifest or manifest.startswith(("/", "..")):
         return None
     try:
-        data = tomllib.loads((repo / manifest).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        info = manifests.read(repo / manifest)
+    except manifests.ManifestError:
         return None
-    if "package" not in data:
+    if info.name is None:
         return None
-    features = data.get("features")
-    if not isinstance(features, dict):
-        return (), (), ()
-    default = features.get("default", [])
-    names = tuple(sorted(name for name in features if name != "default"))
-    table = tuple((k, tuple(str(e) for e in v if isinstance(e, str))) for k, v in sorted(features.items())
-                  if isinstance(v, list))
-    return names, tuple(default) if isinstance(default, list) else (), table
+    return info

@@ -52,6 +52,20 @@ class Manifest:
     is_workspace: bool
     deps: tuple[PathDep, ...] = ()
     feature_table: tuple[tuple[str, tuple[str, ...]], ...] = ()  # every feature, `default` included
+    # Optional dependencies' implicit features (the dependency's key, as Cargo.toml spells
+    # it): one per optional dependency that no feature names as `dep:KEY`.
+    implicit_features: tuple[str, ...] = ()
+
+    @property
+    def all_features(self) -> tuple[str, ...]:
+        """Every feature cargo knows for the package but `default`: what `--all-features` turns on."""
+        return tuple(sorted({*self.features, *self.implicit_features}))
+
+    @property
+    def full_feature_table(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The feature table as `cargo metadata` lists it: implicit features as `KEY = ["dep:KEY"]`."""
+        implicit = tuple((k, (f"dep:{k}",)) for k in self.implicit_features)
+        return tuple(sorted(self.feature_table + implicit))
 
     @property
     def dir(self) -> Path:
@@ -102,7 +116,25 @@ def _read(path: Path, stamp: tuple[int, int]) -> Manifest:
         is_workspace=isinstance(workspace, dict),
         deps=tuple(_path_dep_specs(path.parent, data)),
         feature_table=tuple((k, _strings(v)) for k, v in sorted(features.items())),
+        implicit_features=_implicit_features(data, features),
     )
+
+
+# Cargo refuses an optional dev-dependency, so only these tables make features.
+_OPTIONAL_TABLES = ("dependencies", "build-dependencies")
+
+
+def _implicit_features(data: Mapping[str, Any], features: Mapping[str, Any]) -> tuple[str, ...]:
+    """Cargo's implicit feature per optional dependency (any target table), named by the
+    dependency's key; none for a dependency some feature names as ``dep:KEY`` (cargo 1.60+)."""
+    named = {e[4:] for v in features.values() if isinstance(v, list) for e in v
+             if isinstance(e, str) and e.startswith("dep:")}
+    tables: list[Mapping[str, Any]] = [data]
+    tables += [_table(t) for t in _table(data.get("target")).values()]
+    optional = {str(name) for table in tables for kind in _OPTIONAL_TABLES
+                for name, spec in _table(table.get(kind)).items()
+                if isinstance(spec, dict) and spec.get("optional") is True}
+    return tuple(sorted(optional - named - {k for k in features if k != "default"}))
 
 
 def _linkable(directory: Path, data: Mapping[str, Any], package: Mapping[str, Any]) -> bool:
