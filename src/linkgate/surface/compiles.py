@@ -96,6 +96,9 @@ class _Scanner(ScriptWalker):
     uses: frozenset[str] = frozenset()
     command: str | None = None  # "compiler", "tool:<name>", "other": the last Command::new
     compiler_called: bool = False
+    # `.cargo_metadata(false)` since the last `Build::new`: cc's compile prints no
+    # rustc-link-lib / rustc-link-search, so the library is not linked through it.
+    quiet_build: bool = False
 
     def run(self) -> ScriptScan:
         self.walk_all()
@@ -129,10 +132,13 @@ class _Scanner(ScriptWalker):
         elif name == "current_dir" and self.command and self.command.startswith("tool:"):
             tool = self.command[5:]
             self._add_expr(args[0], line, f'Command::new("{tool}").current_dir', "built", directory=True)
+        elif name == "cargo_metadata" and self.uses & {"cc", "cxx_build", "gcc"}:
+            self.quiet_build = [t.text for t in args[0]] == ["false"]
         elif name == "compile" and self.uses & {"cc", "cxx_build", "gcc"}:
             names = [re.sub(r"^lib(.*)\.a$", r"\1", x.text) for x in self.ev.evaluate(args[0]).items]
             lib = names[0] if len(names) == 1 else "<computed>"
-            self.scan.emitters.append(f"rustc-link-lib=static={lib} (cc::Build::compile)")
+            if not self.quiet_build:
+                self.scan.emitters.append(f"rustc-link-lib=static={lib} (cc::Build::compile)")
             self.scan.env += [(var, "read by the cc crate") for var in CC_ENV]
         elif name == "probe" and "pkg_config" in self.uses:
             self._system(args[0], line, "pkg_config::Config::probe")
@@ -160,6 +166,7 @@ class _Scanner(ScriptWalker):
             else:
                 self.command = "other"
         elif name in ("cc::Build::new", "Build::new"):
+            self.quiet_build = False
             self.scan.env += [(var, "read by the cc crate") for var in CC_ENV]
 
     # results ----------------------------------------------------------------

@@ -268,3 +268,16 @@ def test_an_unknown_piece_of_a_path_widens_it_to_the_directory_before_it(tmp_pat
     }
     # Nothing but the package itself is known about the last one: a note, not `**`.
     assert [msg for _, _, msg in scan.notes] == ["cc::Build::file: depends on $ZNG_ARCH"]
+
+
+def test_cargo_metadata_false_prints_no_directive(tmp_path: Path) -> None:
+    # cc's compile prints rustc-link-lib only with cargo metadata on; off, the script links
+    # (or not) by its own printlns, so no static=base is claimed for it.
+    quiet = 'fn main() { cc::Build::new().file("b.c").cargo_metadata(false).compile("base"); }\n'
+    assert scan_script(quiet, tmp_path).emitters == []
+    # A second builder starts with metadata on again.
+    both = ('fn main() {\n  let mut q = cc::Build::new(); q.cargo_metadata(false); q.file("b.c"); q.compile("base");\n'
+            '  cc::Build::new().file("t.c").compile("top");\n}\n')
+    assert scan_script(both, tmp_path).emitters == ["rustc-link-lib=static=top (cc::Build::compile)"]
+    on = 'fn main() { cc::Build::new().file("b.c").cargo_metadata(true).compile("base"); }\n'
+    assert scan_script(on, tmp_path).emitters == ["rustc-link-lib=static=base (cc::Build::compile)"]
