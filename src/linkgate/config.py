@@ -23,6 +23,7 @@ from linkgate.tomlsource import Locator as _Locator
 from linkgate.tomlsource import Validator as _Validator
 from linkgate.tomlsource import did_you_mean as _did_you_mean
 from linkgate.tomlsource import parse_toml as _parse_toml
+from linkgate.userregex import RegexRefused, compile_user
 
 LINKERS = ("default", "bfd", "gold", "lld", "mold")
 MATRIX_MODES = ("replay", "rebuild")  # gate key linker-matrix
@@ -703,6 +704,13 @@ def _check_regex(v: _Validator, pattern: str, line: int | None, key: str) -> Non
         re.compile(pattern)
     except re.error as exc:
         raise v.fail(f"invalid regular expression: {exc}", line, key) from None
+    try:
+        compile_user(pattern)
+    except RegexRefused as exc:
+        # Valid for Python, but RE2 (which runs every user pattern, so none can backtrack for minutes)
+        # cannot run it: a backreference or lookaround. Refused here, before any control runs.
+        raise v.fail(f"regular expression {pattern!r} cannot be run by RE2 ({exc.reason}); backreferences and "
+                     "lookaround are not supported: write the pattern without them", line, key) from None
 
 
 def _build_audit(v: _Validator, loc: _Locator, raw: Mapping[str, Any]) -> AuditConfig:

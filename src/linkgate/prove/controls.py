@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 from linkgate import proc
 from linkgate.config import Config, Control, Gate
 from linkgate.errors import CommandFailed, ConfigError, UsageError
+from linkgate.userregex import RegexRefused, UserRegex, compile_user
 
 
 @dataclass(frozen=True)
@@ -75,9 +75,9 @@ def _text(config: Config, control: Control, data: bytes) -> str:
 
 def _delete(config: Config, control: Control, data: bytes) -> bytes:
     assert control.delete is not None
-    pattern = re.compile(control.delete)
+    pattern = _user_regex(config, control, control.delete, "delete")
     lines = _text(config, control, data).splitlines(keepends=True)
-    kept = [ln for ln in lines if not pattern.search(ln)]
+    kept = [ln for ln in lines if not pattern.search_line(ln)]
     if len(kept) == len(lines):
         raise _fail(config, control, f"delete pattern {control.delete!r} matches no line of {control.file}",
                     "delete", hint="a control that changes nothing proves nothing; fix the pattern")
@@ -87,14 +87,24 @@ def _delete(config: Config, control: Control, data: bytes) -> bytes:
 def _replace(config: Config, control: Control, data: bytes) -> bytes:
     assert control.replace is not None
     pattern, repl = control.replace
+    regex = _user_regex(config, control, pattern, "replace.pattern", multiline=True)
     try:
-        text, count = re.subn(pattern, repl, _text(config, control, data), flags=re.MULTILINE)
-    except re.error as exc:
-        raise _fail(config, control, f"bad replacement: {exc}", "replace.with") from None
+        text, count = regex.subn(repl, _text(config, control, data))
+    except RegexRefused as exc:
+        raise _fail(config, control, exc.reason, "replace.with") from None
     if count == 0:
         raise _fail(config, control, f"replace pattern {pattern!r} matches nothing in {control.file}",
                     "replace.pattern")
     return text.encode("utf-8")
+
+
+def _user_regex(config: Config, control: Control, pattern: str, key: str, multiline: bool = False) -> UserRegex:
+    """The control's pattern on RE2 (config validation refused what RE2 cannot run; this is the
+    same refusal for a Control built some other way)."""
+    try:
+        return compile_user(pattern, multiline=multiline)
+    except RegexRefused as exc:
+        raise _fail(config, control, f"pattern {pattern!r} cannot be run by RE2: {exc.reason}", key) from None
 
 
 def _patch(config: Config, control: Control, rel: str, original: bytes) -> bytes:

@@ -8,7 +8,6 @@ owning package's fingerprints are invalidated and the gate runs again, so
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +19,7 @@ from linkgate.config import Config, Gate
 from linkgate.errors import UsageError
 from linkgate.gate.run import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult, run_gate
 from linkgate.prove.journal import Repository, terminate_as_exception
+from linkgate.userregex import RegexRefused, compile_user
 
 CAUGHT = "caught"
 NOT_REPRODUCED = "not-reproduced"
@@ -395,7 +395,11 @@ def _expectation_problem(control: Any, res: GateResult) -> str | None:
         return f"expected a {control.expect_kind} diagnostic, got {', '.join(kinds) or 'none'}"
     if control.expect_match:
         text = "\n".join(res.linker_lines + [d.message for d in res.diagnostics])
-        if not re.search(control.expect_match, text):
+        try:
+            matched = compile_user(control.expect_match).search(text)
+        except RegexRefused as exc:  # validated with the configuration; kept for a Control built elsewhere
+            return f"expect-match {control.expect_match!r} cannot be run by RE2: {exc.reason}"
+        if not matched:
             return f"the linker output does not match {control.expect_match!r}"
     return None
 

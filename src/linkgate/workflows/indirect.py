@@ -28,6 +28,8 @@ _ASSIGN = re.compile(r"^(?:export\s+|override\s+)*([A-Za-z_][\w.-]*)\s*(::?=|:::
 _RULE = re.compile(r"^([^\t#=:][^=:]*?)\s*::?\s*([^=]*)$")
 _MAKE_REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")
+# As the shell evaluator's cap on one value (shell.words.MAX_VALUE).
+MAX_EXPANSION = 1 << 16
 @dataclass
 class _Rule:
     prereqs: list[str] = field(default_factory=list)
@@ -130,7 +132,7 @@ def _walk(mk: Makefile, goal: str, cwd: str, env: Mapping[str, str], seen: set[t
         if prereq in mk.rules:
             _walk(mk, prereq, cwd, env, seen, out, problems)
     for line, text in rule.recipe:
-        out.append(Recipe(mk.rel, line, _expand(text, mk.variables, env, goal, rule.prereqs), cwd, goal))
+        out.append(Recipe(mk.rel, line, _expand(text, mk.variables, env, goal, rule.prereqs, problems), cwd, goal))
 
 
 def load_makefile(repo: Path, directory: str, file: str | None) -> Makefile | None:
@@ -179,6 +181,10 @@ def parse_makefile(text: str, rel: str) -> Makefile:
                 variables.setdefault(name, value)
             elif op == "+=":
                 variables[name] = (variables.get(name, "") + " " + value).strip()
+            elif op in (":=", "::=", ":::="):
+                # Simple: expanded once, here; so `X := $(X) -O2` appends, never refers to itself.
+                # An undefined name expands to nothing, as in make.
+                variables[name] = _Expansion({**variables, name: variables.get(name, "")}, {}).expand(value, ())
             else:
                 variables[name] = value
             current = []
@@ -199,24 +205,55 @@ def parse_makefile(text: str, rel: str) -> Makefile:
     return Makefile(rel=rel, variables=variables, rules=rules, default=default)
 
 
-def _expand(text: str, variables: Mapping[str, str], env: Mapping[str, str], goal: str, prereqs: list[str]) -> str:
+def _expand(text: str, variables: Mapping[str, str], env: Mapping[str, str], goal: str, prereqs: list[str],
+            problems: list[tuple[str, bool]] | None = None) -> str:
     text = text.lstrip("@-+ \t")
     text = text.replace("\n\t", "\n")
     text = text.replace("$$", "\0")
     text = text.replace("$@", goal).replace("$<", prereqs[0] if prereqs else "").replace("$^", " ".join(prereqs))
+    expansion = _Expansion(variables, env)
+    out = expansion.expand(text, ())
+    if problems is not None and expansion.problem is not None:
+        problems.append((expansion.problem, True))
+    return out.replace("\0", "$")
 
-    def var(m: re.Match[str]) -> str:
-        name = m.group(1)
-        if name in variables:
-            return variables[name]
-        return env.get(name, m.group(0))
 
-    for _ in range(8):  # recursive variables, bounded against self-reference
-        expanded = _MAKE_REF.sub(var, text)
-        if expanded == text:
-            break
-        text = expanded
-    return text.replace("\0", "$")
+class _Expansion:
+    """Make's recursive expansion of one line, bounded: a variable that refers to
+    itself (make stops there too: "Recursive variable references itself") or an
+    expansion past ``MAX_EXPANSION`` characters keeps its ``$(NAME)`` as written,
+    which the shell reads as unknown, and leaves a note. Each variable is
+    expanded once (memo), so `B = $(A)$(A)`, `C = $(B)$(B)`, ... is not
+    exponential work."""
+
+    def __init__(self, variables: Mapping[str, str], env: Mapping[str, str]) -> None:
+        self.variables, self.env = variables, env
+        self.memo: dict[str, str] = {}
+        self.problem: str | None = None
+
+    def expand(self, text: str, stack: tuple[str, ...]) -> str:
+        size = 0
+
+        def var(m: re.Match[str]) -> str:
+            nonlocal size
+            name = m.group(1)
+            if name in stack:
+                self.problem = self.problem or f"make variable {name} refers to itself; $({name}) is unknown"
+                return m.group(0)
+            if name in self.variables:
+                if name not in self.memo:
+                    self.memo[name] = self.expand(self.variables[name], stack + (name,))
+                found = self.memo[name]
+            else:
+                found = self.env.get(name, m.group(0))
+            size += len(found)
+            if size > MAX_EXPANSION:
+                self.problem = self.problem or (f"make variable {name} expands past {MAX_EXPANSION} characters; "
+                                                f"$({name}) is unknown")
+                return m.group(0)
+            return found
+
+        return _MAKE_REF.sub(var, text)
 
 
 def _read(path: Path) -> str:

@@ -153,6 +153,7 @@ def run_make(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, lin
         for message, cargo in problems:
             ev.problem(frame.file, line, message, message, cargo)
         if frame.depth >= MAX_DEPTH:
+            _too_deep(ev, frame, line, argv)
             return [st]
         env = child_env(st, prefix)
         for r in recipes:
@@ -181,6 +182,7 @@ def run_tasks(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, li
     for message, cargo in problems:
         ev.problem(frame.file, line, message, message, cargo)
     if frame.depth >= MAX_DEPTH:
+        _too_deep(ev, frame, line, argv)
         return [st]
     env = child_env(st, prefix)
     for r in recipes:
@@ -189,6 +191,14 @@ def run_tasks(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, li
             child.vars[name] = Val(cause, (cause,))
         ev.run_text(r.text, Frame(r.file, r.line, frame.via + (hop,), f" ({r.goal})", frame.depth + 1), child)
     return [st]
+
+
+def _too_deep(ev: ShellEvaluator, frame: Frame, line: int, argv: tuple[str, ...]) -> None:
+    """A make or task-runner chain past MAX_DEPTH: its recipes are not read, and the note says so
+    (as for functions and scripts), so a cargo run at the end of the chain is never dropped silently."""
+    shown = " ".join(argv)
+    ev.problem(frame.file, line, "call depth",
+               f"calls nest deeper than {MAX_DEPTH}; `{shown[:80]}` not followed", True)
 
 
 def child_env(st: State, prefix: dict[str, Value] | None) -> dict[str, Value]:

@@ -14,7 +14,7 @@ from linkgate.workflows.shell.conditions import evaluate_test, from_words
 from linkgate.workflows.shell.dispatch import ShellEvaluator, register
 from linkgate.workflows.shell.state import WORKSPACE, Frame, State
 from linkgate.workflows.shell.syntax import Assign, Command, Decl, Lit, Param, Word
-from linkgate.workflows.shell.words import EMPTY, Scope, Val, Value, expand_joined, expand_word, join, unknown
+from linkgate.workflows.shell.words import EMPTY, MAX_VALUE, Scope, Val, Value, expand_joined, expand_word, join, unknown
 
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 # Wrappers and the options of theirs that take a value.
@@ -46,7 +46,7 @@ _QUIET = {"true", ":", "false", "set", "shopt", "trap", "alias", "umask", "ulimi
 
 @register(Command)
 def run_command(ev: ShellEvaluator, cmd: Command, st: State, frame: Frame) -> list[State]:
-    scope = ev.scope(st, frame)
+    scope = ev.scope(st, frame, cmd.row)
     prefix: dict[str, Value] = {}
     for a in cmd.assigns:
         prefix[a.name] = _assigned(a, st, scope)
@@ -138,7 +138,7 @@ def decl(ev: ShellEvaluator, stmt: Decl, st: State, frame: Frame) -> list[State]
 
 
 def declare(ev: ShellEvaluator, decl: Decl, st: State, frame: Frame) -> None:
-    scope = ev.scope(st, frame)
+    scope = ev.scope(st, frame, decl.row)
     export = decl.kind == "export" or any("x" in f for f in decl.flags if f.startswith("-"))
     if any(f.startswith("-") and "f" in f for f in decl.flags):
         return  # `export -f`, `declare -f`: functions, not variables
@@ -327,7 +327,9 @@ def _assigned(a: Assign, st: State, scope: Scope) -> Value:
         if a.append:
             old = st.vars.get(a.name)
             prior = old if isinstance(old, tuple) else ((old,) if isinstance(old, Val) else ())
-            return prior + items
+            items = prior + items
+        if sum(len(v.text) for v in items) > MAX_VALUE:  # `a+=("${a[@]}" "${a[@]}")` doubles too
+            return scope.capped(f"{a.name}=(...)")
         return items
     value = expand_joined(a.value, scope) if a.value is not None else EMPTY
     if a.append:
@@ -335,6 +337,8 @@ def _assigned(a: Assign, st: State, scope: Scope) -> Value:
         if isinstance(old, tuple):
             return old + (value,)
         base = old if isinstance(old, Val) else EMPTY
+        if len(base.text) + len(value.text) > MAX_VALUE:
+            return scope.capped(f"{a.name}+=...")
         return Val(base.text + value.text, base.causes + value.causes)
     return value
 

@@ -2,7 +2,7 @@
 None when the answer depends on something linkgate cannot know.
 
 Decided: string (in)equality, ``[[ == ]]`` glob patterns (a quoted right side
-is literal), ``=~`` (as a Python regex, close to POSIX ERE for CI patterns),
+is literal), ``=~`` (run on RE2, close to POSIX ERE for CI patterns),
 ``-n``/``-z``, integer comparisons, ``!``, ``&&``/``-a``, ``||``/``-o`` and
 parentheses, with three-valued logic. File tests (``-f``, ``-d``, ...) and
 anything about the runner stay undecided: the files may be made by CI itself.
@@ -10,11 +10,11 @@ anything about the runner stay undecided: the files may be made by CI itself.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from linkgate.workflows.shell.syntax import Lit, Word
-from linkgate.workflows.shell.words import Scope, expand_joined, expand_pattern
+from linkgate.userregex import RegexRefused, compile_user
+from linkgate.workflows.shell.words import Scope, expand_joined, expand_pattern, glob_matches
 
 Token = str | Word
 _UNARY = {"-n", "-z", "-f", "-d", "-e", "-x", "-r", "-w", "-s", "-L", "-h", "-v", "-a", "-b", "-c", "-p",
@@ -130,7 +130,9 @@ class _Parser:
             pattern = expand_pattern(right_token, self.scope)
             if pattern is None:
                 return None
-            matched = re.fullmatch(pattern, left, re.S) is not None
+            matched = glob_matches(pattern, left)
+            if matched is None:
+                return None
             return matched if op != "!=" else not matched
         right = self.operand(right_token)
         if right is None:
@@ -140,9 +142,10 @@ class _Parser:
         if op == "!=":
             return left != right
         if op == "=~":
+            # bash's ERE, run on RE2: `[[ $x =~ (a+)+b ]]` cannot backtrack for minutes.
             try:
-                return re.search(right, left) is not None
-            except re.error:
+                return compile_user(right).search(left)
+            except RegexRefused:
                 return None
         if op in ("<", ">"):
             return left < right if op == "<" else left > right

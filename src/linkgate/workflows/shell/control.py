@@ -7,14 +7,14 @@ not for ``||``, ``if`` or ``case``, whose other branches stay alternatives.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from linkgate.workflows.shell.dispatch import ShellEvaluator, register
 from linkgate.workflows.shell.state import Frame, State, merge
 from linkgate.workflows.shell.syntax import AndOr, Case, For, If, Loop, Not, Pipeline, Seq, Stmt, Subshell, Word, \
     word_text, FuncDef
-from linkgate.workflows.shell.words import Scope, Val, expand_joined, expand_pattern, expand_word, join, unknown
+from linkgate.workflows.shell.words import Scope, Val, expand_joined, expand_pattern, expand_word, glob_matches, join, \
+    unknown
 
 MAX_LOOP = 64
 
@@ -142,10 +142,13 @@ def _case_match(patterns: Sequence[Word], value: Val, scope: Scope) -> bool | No
             undecided = True
         elif regex == ".*":
             return True
-        elif value.known and re.fullmatch(regex, value.text, re.S):
-            return True
         elif not value.known:
             undecided = True
+        else:
+            matched = glob_matches(regex, value.text)
+            if matched:
+                return True
+            undecided = undecided or matched is None
     return None if undecided else False
 
 

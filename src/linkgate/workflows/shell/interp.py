@@ -28,7 +28,7 @@ from linkgate.workflows.shell.names import assigned_names
 from linkgate.workflows.shell.parse import parse_script
 from linkgate.workflows.shell.state import WORKSPACE, Frame, ShellCommand, ShellProblem, State, merge
 from linkgate.workflows.shell.syntax import Broken, FuncDef, Not, Pipeline, Seq, Stmt, Subshell, Subst, Test, Unset
-from linkgate.workflows.shell.words import Val, Value, unknown
+from linkgate.workflows.shell.words import MAX_VALUE, Val, Value, unknown
 
 # Variables by which other CI systems announce themselves (Travis, AppVeyor,
 # GitLab, CircleCI, Azure Pipelines, Buildkite, Jenkins, Drone, Cirrus,
@@ -104,8 +104,8 @@ class Evaluator:
             self._problem_set.add(found)
             self.problems.append(found)
 
-    def scope(self, st: State, frame: Frame) -> _Scope:
-        return _Scope(self, st, frame)
+    def scope(self, st: State, frame: Frame, row: int = 0) -> _Scope:
+        return _Scope(self, st, frame, row)
 
     # --- statements -------------------------------------------------------
 
@@ -209,8 +209,8 @@ def _broken(ev: ShellEvaluator, stmt: Broken, st: State, frame: Frame) -> list[S
 
 
 class _Scope:
-    def __init__(self, ev: Evaluator, st: State, frame: Frame) -> None:
-        self.ev, self.st, self.frame = ev, st, frame
+    def __init__(self, ev: Evaluator, st: State, frame: Frame, row: int = 0) -> None:
+        self.ev, self.st, self.frame, self.row = ev, st, frame, row
 
     def lookup(self, name: str) -> Value | None:
         return self.st.vars.get(name)
@@ -232,6 +232,12 @@ class _Scope:
 
     def subst(self, part: Subst) -> Val:
         return self.ev.run_subst(part, self.st, self.frame)
+
+    def capped(self, written: str, limit: int = MAX_VALUE) -> Val:
+        shown = written if len(written) <= 60 else written[:57] + "..."
+        self.ev.problem(self.frame.file, self.frame.line(self.row), "value too long",
+                        f"`{shown}` works on a value past {limit} characters; its value is unknown", True)
+        return unknown(shown)
 
 
 def evaluate(text: str, file: str, first_line: int = 1, env: Mapping[str, str] | None = None, cwd: str = "",

@@ -6,6 +6,12 @@ when it is known). Unknown parts keep their text as written (``$X``,
 Unquoted expansions are split on whitespace (bash's default IFS); quoted ones
 are not; ``"$@"`` and ``"${a[@]}"`` give one field per element. Pathname
 expansion is not done: a ``*`` stays a ``*``.
+
+Bounded: no value grows past ``MAX_VALUE`` characters. A script can double a
+string (``x=$x$x`` 64 times, ``${x//?/$x}``) far past any memory; a value
+that would pass the cap is unknown instead (``Scope.capped`` records a note).
+Patterns run on RE2 (``linkgate.userregex``): linear in the text, whatever
+the script wrote.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, Union
 
+from linkgate.userregex import RegexRefused, UserRegex, compile_user
 from linkgate.workflows.shell.arith import arithmetic
 from linkgate.workflows.shell.syntax import Expr, Lit, Opaque, Param, Subst, Word
 
@@ -31,6 +38,13 @@ class Val:
 
 Value = Union[Val, tuple[Val, ...]]
 EMPTY = Val("")
+# 64 KiB: ARG_MAX caps one argument near 128 KiB on Linux (MAX_ARG_STRLEN),
+# and no cargo command line seen in CI comes near 64 KiB; half of that keeps
+# the slow parts (pattern strips, substitutions) well under a second per value.
+MAX_VALUE = 1 << 16
+# `${x#pat}` and friends try every cut of the value, each one match: quadratic,
+# so only values up to 4 KiB (longer than any path or flag list) are stripped.
+MAX_STRIP = 1 << 12
 OUTSIDE = Val("", ("<outside>",))
 
 
@@ -51,6 +65,9 @@ class Scope(Protocol):
 
     def subst(self, part: Subst) -> Val: ...
 
+    def capped(self, written: str, limit: int = MAX_VALUE) -> Val:
+        """The value of *written*, unknown because it grew past MAX_VALUE (a note is recorded)."""
+
 
 def unknown(text: str) -> Val:
     return Val(text, (text,))
@@ -60,8 +77,20 @@ def join(vals: Sequence[Val], sep: str = " ") -> Val:
     return Val(sep.join(v.text for v in vals), tuple(c for v in vals for c in v.causes))
 
 
+def written(word: Word) -> str:
+    """The word as the script wrote it, near enough to name it in a note."""
+    return "".join(p.text if isinstance(p, (Lit, Param, Subst, Opaque)) else "${{ ... }}" for p in word)
+
+
 def expand_word(word: Word, scope: Scope) -> list[Val]:
     """Fields of *word* after parameter expansion and word splitting."""
+    fields = _expand_word(word, scope)
+    if sum(len(f.text) for f in fields) > MAX_VALUE:
+        return [scope.capped(written(word))]
+    return fields
+
+
+def _expand_word(word: Word, scope: Scope) -> list[Val]:
     if len(word) == 1 and isinstance(word[0], Lit):  # the common case: plain text
         return [Val(word[0].text)] if word[0].text or word[0].quoted else []
     fields: list[Val] = []
@@ -134,6 +163,8 @@ def expand_joined(word: Word, scope: Scope) -> Val:
         value = join(_items(part, scope)) if isinstance(part, Param) and _is_list(part) else _scalar(part, scope)
         text.append(value.text)
         causes.extend(value.causes)
+        if sum(map(len, text)) > MAX_VALUE:
+            return scope.capped(written(word))
     return Val("".join(text), tuple(dict.fromkeys(causes)))
 
 
@@ -149,6 +180,21 @@ def expand_pattern(word: Word, scope: Scope) -> str | None:
             return None
         out.append(re.escape(value.text) if part.quoted else glob_regex(value.text))
     return "".join(out)
+
+
+def glob_compiled(regex: str) -> UserRegex | None:
+    """*regex* (from ``glob_regex``) compiled, ``.`` matching newlines as bash's
+    ``*`` and ``?`` do; None when RE2 cannot run it (a bracket it cannot read)."""
+    try:
+        return compile_user(regex, dotall=True)
+    except RegexRefused:
+        return None
+
+
+def glob_matches(regex: str, text: str) -> bool | None:
+    """Whether the glob *regex* matches all of *text*; None when it cannot be run."""
+    compiled = glob_compiled(regex)
+    return None if compiled is None else compiled.fullmatch(text)
 
 
 def glob_regex(pattern: str) -> str:
@@ -274,18 +320,26 @@ def _param(part: Param, scope: Scope) -> Val:
         return unknown(part.text)
     if op in ("#", "##", "%", "%%"):
         pattern = expand_pattern(arg, scope)
-        if pattern is None:
+        regex = glob_compiled(pattern) if pattern is not None else None
+        if regex is None:
             return unknown(part.text)
-        return Val(_strip(value.text, pattern, op))
+        if len(value.text) > MAX_STRIP:
+            return scope.capped(part.text, MAX_STRIP)
+        return Val(_strip(value.text, regex, op))
     if op in ("/", "//", "/#", "/%"):
         pattern = expand_pattern(arg, scope)
         repl = expand_joined(part.ops[1][1], scope) if len(part.ops) > 1 else EMPTY
         if pattern is None or not repl.known:
             return unknown(part.text)
+        if op == "//" and len(value.text) * max(len(repl.text), 1) > MAX_VALUE:
+            # Checked before substituting: `${x//?/$x}` squares the length.
+            return scope.capped(part.text)
         anchor = {"/#": "^", "/%": ""}.get(op, "")
         tail = "$" if op == "/%" else ""
-        regex = re.compile(anchor + "(?:" + pattern + ")" + tail, re.S)
-        return Val(regex.sub(lambda _: repl.text, value.text, count=0 if op == "//" else 1))
+        regex = glob_compiled(anchor + "(?:" + pattern + ")" + tail)
+        if regex is None:
+            return unknown(part.text)
+        return Val(regex.replace_literal(repl.text, value.text, count=0 if op == "//" else 1))
     if op in ("^^", ",,", "^", ","):
         upper = op.startswith("^")
         if len(op) == 2:
@@ -295,8 +349,9 @@ def _param(part: Param, scope: Scope) -> Val:
     return unknown(part.text)
 
 
-def _strip(text: str, pattern: str, op: str) -> str:
-    regex = re.compile(pattern, re.S)
+def _strip(text: str, regex: UserRegex, op: str) -> str:
+    # One match per cut (bash's own way: shortest or longest prefix or suffix),
+    # so quadratic in the text: MAX_STRIP bounds it.
     cuts = range(len(text) + 1)
     if op in ("#", "##"):
         order = cuts if op == "#" else reversed(cuts)
