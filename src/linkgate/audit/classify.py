@@ -23,7 +23,7 @@ from pathlib import Path
 
 from linkgate.cargo import manifests
 from linkgate.audit.model import COMPILED_ONLY, EXERCISE, Classified
-from linkgate.cargo.cargoargs import CargoCall, parse
+from linkgate.cargo.cargoargs import CargoCall, installs_crate, parse
 from linkgate.cargo.features import FeatureSet, feature_sets
 from linkgate.workflows.invocations import Invocation
 from linkgate.workflows.triggers import Trigger, trigger_for
@@ -39,7 +39,7 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
     call = parse(inv.argv)
     if call is None:
         return None
-    exercise = "linked" if call.subcommand == "test" and call.no_run else EXERCISE.get(call.subcommand)
+    exercise = _exercise(call)
     selected = selected_manifests(repo, inv.cwd, call)
     if exercise == "linked" and call.subcommand in _TARGET_DEPENDENT and not _selects_linking_targets(call):
         if selected and not any(m.linkable for m in selected):
@@ -54,7 +54,7 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
     if outside:
         # `git clone x && cd x && cargo test --features f`: x's package and features, not ours.
         selected = None
-        exercise = "linked" if call.subcommand == "test" and call.no_run else EXERCISE.get(call.subcommand)
+        exercise = _exercise(call)
         sets = tuple(dict.fromkeys(replace(fs, scope=outside) for fs in sets))
     if call.all_features and selected and not any(m.all_features or m.default for m in selected):
         # With no [features] table, --all-features enables nothing: it is the default set.
@@ -77,6 +77,14 @@ def _package_manifest(repo: Path, call: CargoCall, selected: list[manifests.Mani
         except ValueError:
             return ""
     return "" if call.packages else None
+
+
+def _exercise(call: CargoCall) -> str | None:
+    if call.subcommand == "test" and call.no_run:
+        return "linked"
+    if installs_crate(call) or (call.subcommand == "package" and "--no-verify" in call.args):
+        return None  # a crates.io tool; a package not built
+    return EXERCISE.get(call.subcommand)
 
 
 def _reach(selected: list[manifests.Manifest]) -> tuple[str, ...]:

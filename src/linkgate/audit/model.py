@@ -27,6 +27,10 @@ EXERCISE = {
     "test": "tested", "bench": "tested", "nextest run": "tested", "llvm-cov": "tested",
     "llvm-cov test": "tested", "llvm-cov run": "tested", "llvm-cov nextest": "tested", "tarpaulin": "tested",
     "ctest": "tested", "fuzz run": "tested",
+    # cargo-fuzz's corpus and test-case minimisers build the fuzz target (linked) and run it.
+    "fuzz cmin": "linked", "fuzz tmin": "linked",
+    # `cargo package` verifies by compiling the packaged copy's lib with the features given.
+    "package": "compiled",
 }
 # `build` of packages with no linkable target compiles rlibs only: no linker runs.
 COMPILED_ONLY = "compiled"

@@ -17,6 +17,8 @@ from dataclasses import dataclass, replace
 from linkgate.cargo import frontends
 
 ALIASES = {"b": "build", "c": "check", "t": "test", "r": "run", "d": "doc", "rm": "remove"}
+# Plugins' own aliases (nextest's `cargo nextest r`, its documented alias of `run`).
+PLUGIN_ALIASES = {"nextest r": "nextest run"}
 
 # Options whose value is the next word when not written as --opt=value.
 _VALUE_OPTIONS = {
@@ -93,7 +95,15 @@ def parse(argv: tuple[str, ...] | list[str]) -> CargoCall | None:
     elif sub in ("nextest", "llvm-cov", "auditable", "fuzz") and rest and not rest[0].startswith("-"):
         if sub in ("nextest", "fuzz") or rest[0] in ("test", "run", "build", "nextest", "report"):
             sub, rest = f"{sub} {rest[0]}", rest[1:]
+            sub = PLUGIN_ALIASES.get(sub, sub)
     return _options(program, toolchain, sub, hack, rest, tuple(argv))
+
+
+def installs_crate(call: CargoCall) -> bool:
+    """`cargo install NAME` (no `--path`): builds a crate from a registry or git, never this
+    repository's packages, whatever precedes it (`cargo +1.80 install --locked cargo-make`)."""
+    words = call.args[call.args.index("install") + 1:] if "install" in call.args else call.args
+    return call.subcommand == "install" and not any(w == "--path" or w.startswith("--path=") for w in words)
 
 
 def subcommand_word(argv: tuple[str, ...] | list[str]) -> str | None:

@@ -76,10 +76,11 @@ class RepoHost:
         # Command-line overrides change variables: each make gets its own copy.
         return None if found is None else Makefile(found.rel, dict(found.variables), found.rules, found.default)
 
-    def task_recipes(self, argv: tuple[str, ...], cwd: str) -> tuple[list[Recipe], list[tuple[str, bool]]] | None:
+    def task_recipes(self, argv: tuple[str, ...], cwd: str,
+                     env: Mapping[str, str]) -> tuple[list[Recipe], list[tuple[str, bool]]] | None:
         if not tasks.is_task_runner(argv):
             return None
-        return tasks.task_recipes(self.read_script, argv, cwd)
+        return tasks.task_recipes(self.read_script, argv, cwd, env)
 
     def make_recipes(
         self, argv: tuple[str, ...], cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from linkgate.cargo import frontends
-from linkgate.cargo.cargoargs import parse as parse_cargo, subcommand_word
+from linkgate.cargo.cargoargs import installs_crate, parse as parse_cargo, subcommand_word
 from linkgate.cargo.subcommand import NOT_LINKING, known_name
 from linkgate.workflows import coverage, frontcmd, matrix, pwsh
 from linkgate.workflows.coverage import CoverageLog, Gap, StepCoverage
@@ -254,7 +254,7 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
 def _may_link(argv: tuple[str, ...] | list[str]) -> bool:
     """Could this cargo command, whatever its unknown words are, run the linker?"""
     call = parse_cargo(argv)
-    return call is None or call.subcommand.split(" ")[0] not in NOT_LINKING
+    return call is None or not (call.subcommand.split(" ")[0] in NOT_LINKING or installs_crate(call))
 
 
 def _unknown_subcommand(file: str, line: int, argv: tuple[str, ...], unknown: tuple[str, ...], scan: Scan) -> bool:

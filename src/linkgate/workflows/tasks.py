@@ -26,14 +26,12 @@ import json
 import posixpath
 import re
 import shlex
-import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from linkgate.workflows.shell.state import Recipe
-
-Problems = list[tuple[str, bool]]
-ReadText = Callable[[str], "str | None"]
+from linkgate.workflows import justexpr
+from linkgate.workflows.cargomake import Problems, ReadText, cargo_make
+from linkgate.workflows.shell.state import WORKSPACE, Recipe
 JUSTFILE_NAMES = ("justfile", "Justfile", ".justfile", "JUSTFILE")
 _TASK_PROGRAMS = {"just", "npm", "yarn", "pnpm", "makers", "cargo-make"}
 
@@ -49,21 +47,24 @@ def is_task_runner(argv: tuple[str, ...]) -> bool:
     return name in _TASK_PROGRAMS
 
 
-def task_recipes(read: ReadText, argv: tuple[str, ...], cwd: str) -> tuple[list[Recipe], Problems]:
-    """The recipe lines *argv* runs from *cwd*, and problems (message, may hide cargo)."""
+def task_recipes(read: ReadText, argv: tuple[str, ...], cwd: str,
+                 env: Mapping[str, str] | None = None) -> tuple[list[Recipe], Problems]:
+    """The recipe lines *argv* runs from *cwd* under the job's *env*, and problems
+    (message, may hide cargo)."""
     name = argv[0].rsplit("/", 1)[-1]
+    env = env or {}
     if name == "just":
-        return _just(read, list(argv[1:]), cwd)
+        return _just(read, list(argv[1:]), cwd, env)
     if name in ("cargo", "makers", "cargo-make"):
         rest = [a for a in argv[1:] if not a.startswith("+")]
-        return _cargo_make(read, rest[1:] if rest and rest[0] == "make" else rest, cwd)
+        return cargo_make(read, rest[1:] if rest and rest[0] == "make" else rest, cwd, env)
     return _package_script(read, name, list(argv[1:]), cwd)
 
 
 # --- just ---------------------------------------------------------------------
 
 _JUST_HEADER = re.compile(r"^@?([A-Za-z_][\w-]*)((?:\s+[^:]*?)?)\s*:(?!=)\s*(.*)$")
-_JUST_ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(.*)$")
+_JUST_ASSIGN = re.compile(r"^(export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(.*)$")
 _JUST_STRING = re.compile(r"""^(?:'([^']*)'|"((?:[^"\\]|\\.)*)")$""")
 _INTERP = re.compile(r"\{\{(.*?)\}\}")
 
@@ -89,7 +90,7 @@ def _find_up(read: ReadText, cwd: str, names: tuple[str, ...]) -> tuple[str, str
         directory = posixpath.dirname(directory)
 
 
-def _just(read: ReadText, args: list[str], cwd: str) -> tuple[list[Recipe], Problems]:
+def _just(read: ReadText, args: list[str], cwd: str, env: Mapping[str, str]) -> tuple[list[Recipe], Problems]:
     file = None
     while args and args[0].startswith("-"):
         flag = args.pop(0)
@@ -108,8 +109,14 @@ def _just(read: ReadText, args: list[str], cwd: str) -> tuple[list[Recipe], Prob
     if found is None:
         return [], [(f"no justfile from {cwd or '.'} up; `just {' '.join(args)}` not followed", True)]
     rel, text = found
-    recipes, variables, first = _parse_justfile(text)
+    recipes, assigned, exported, first = _parse_justfile(text)
     home = posixpath.dirname(rel)
+    # Where the runner has the justfile's directory: justfile_directory() is absolute.
+    place = posixpath.join(WORKSPACE, home) if home else WORKSPACE
+    variables: dict[str, str | None] = {}
+    for var, expr in assigned.items():
+        variables[var] = justexpr.evaluate(expr, variables.get, env, place)
+    exports = tuple(sorted((k, v) for k, v in variables.items() if k in exported and v is not None))
     out: list[Recipe] = []
     problems: Problems = []
     if not args:
@@ -125,13 +132,16 @@ def _just(read: ReadText, args: list[str], cwd: str) -> tuple[list[Recipe], Prob
             continue
         takes = len(recipe.params) if not any(v for _, _, v in recipe.params) else len(args)
         given, args = args[:takes], args[takes:]
-        _run_just(rel, home, recipes, variables, name, given, out, problems, set())
+        _run_just(_Just(rel, home, place, recipes, variables, env, exports), name, given, out, problems, set())
     return out, problems
 
 
-def _parse_justfile(text: str) -> tuple[dict[str, _JustRecipe], dict[str, str | None], str | None]:
+def _parse_justfile(text: str) -> tuple[dict[str, _JustRecipe], dict[str, str], set[str], str | None]:
+    """Recipes, `:=` assignments (their expressions, in order), the exported names, the first recipe."""
     recipes: dict[str, _JustRecipe] = {}
-    variables: dict[str, str | None] = {}
+    variables: dict[str, str] = {}
+    exported: set[str] = set()
+    export_all = False
     first: str | None = None
     current: _JustRecipe | None = None
     for no, raw in enumerate(text.split("\n"), start=1):
@@ -141,12 +151,15 @@ def _parse_justfile(text: str) -> tuple[dict[str, _JustRecipe], dict[str, str | 
             continue
         current = None
         line = raw.split(" #", 1)[0].rstrip()
+        if re.match(r"^set\s+export(\s*:=\s*true)?\s*$", line):
+            export_all = True
         if not line or line.startswith(("[", "set ", "alias ", "import ", "mod ", "#")):
             continue
         m = _JUST_ASSIGN.match(line)
         if m:
-            s = _JUST_STRING.match(m.group(2).strip())
-            variables[m.group(1)] = (s.group(1) if s.group(1) is not None else s.group(2)) if s else None
+            variables[m.group(2)] = m.group(3).strip()
+            if m.group(1) or export_all:
+                exported.add(m.group(2))
             continue
         m = _JUST_HEADER.match(line)
         if m:
@@ -154,7 +167,7 @@ def _parse_justfile(text: str) -> tuple[dict[str, _JustRecipe], dict[str, str | 
             current = recipes[name] = _JustRecipe(no, _params(m.group(2)), _deps(m.group(3)))
             if first is None and not name.startswith("_"):
                 first = name
-    return recipes, variables, first
+    return recipes, variables, set(variables) if export_all else exported, first
 
 
 def _params(text: str) -> list[tuple[str, str | None, bool]]:
@@ -185,16 +198,28 @@ def _split(text: str) -> list[str]:
         return text.split()
 
 
-def _run_just(rel: str, home: str, recipes: Mapping[str, _JustRecipe], variables: Mapping[str, str | None],
-              name: str, args: list[str], out: list[Recipe], problems: Problems, seen: set[str]) -> None:
+@dataclass(frozen=True)
+class _Just:
+    """One justfile as a run of `just` sees it: its variables evaluated against the job's env."""
+
+    rel: str
+    home: str
+    place: str  # the directory as the runner has it (justfile_directory())
+    recipes: Mapping[str, _JustRecipe]
+    variables: Mapping[str, str | None]
+    env: Mapping[str, str]
+    exports: tuple[tuple[str, str], ...]
+
+
+def _run_just(jf: _Just, name: str, args: list[str], out: list[Recipe], problems: Problems, seen: set[str]) -> None:
     if name in seen:
         return
     seen.add(name)
-    recipe = recipes[name]
+    recipe = jf.recipes[name]
     for dep in recipe.deps:
-        if dep and dep[0] in recipes:
-            _run_just(rel, home, recipes, variables, dep[0], dep[1:], out, problems, seen)
-    values: dict[str, str | None] = dict(variables)
+        if dep and dep[0] in jf.recipes:
+            _run_just(jf, dep[0], dep[1:], out, problems, seen)
+    values: dict[str, str | None] = dict(jf.variables)
     for i, (param, default, variadic) in enumerate(recipe.params):
         if variadic:
             values[param] = " ".join(args[i:]) if len(args) > i else (default or "")
@@ -204,10 +229,7 @@ def _run_just(rel: str, home: str, recipes: Mapping[str, _JustRecipe], variables
 
     def interp(m: re.Match[str]) -> str:
         expr = m.group(1).strip()
-        s = _JUST_STRING.match(expr)
-        if s:
-            return s.group(1) if s.group(1) is not None else s.group(2)
-        value = values.get(expr)
+        value = justexpr.evaluate(expr, values.get, jf.env, jf.place)
         if value is not None:
             return value
         var = f"LG_JUST_{len(unknowns)}"
@@ -217,96 +239,14 @@ def _run_just(rel: str, home: str, recipes: Mapping[str, _JustRecipe], variables
     body = [(no, _INTERP.sub(interp, text)) for no, text in recipe.body]
     if body and body[0][1].startswith("#!"):
         first = body[0][0]
-        out.append(Recipe(rel, first + 1, "\n".join(t for _, t in body[1:]), home, name, tuple(unknowns)))
+        out.append(Recipe(jf.rel, first + 1, "\n".join(t for _, t in body[1:]), jf.home, name, tuple(unknowns),
+                          jf.exports))
         return
     for no, text in body:
         text = text.lstrip("@-")
         if text.startswith("#"):
             continue
-        out.append(Recipe(rel, no, text, home, name, tuple(unknowns)))
-
-
-# --- cargo make -----------------------------------------------------------------
-
-def _cargo_make(read: ReadText, args: list[str], cwd: str) -> tuple[list[Recipe], Problems]:
-    file = "Makefile.toml"
-    task = None
-    while args:
-        word = args.pop(0)
-        if word == "--":
-            break
-        if word in ("--makefile",) and args:
-            file = args.pop(0)
-        elif word in ("-p", "--profile", "-e", "--env", "--cwd", "-t", "--task", "-l", "--loglevel") and args:
-            value = args.pop(0)
-            task = value if word in ("-t", "--task") else task
-        elif not word.startswith("-") and task is None:
-            task = word
-            break
-    rel = posixpath.normpath(posixpath.join(cwd, file))
-    text = read(rel)
-    if text is None:
-        return [], [(f"no {rel}; `cargo make {task or ''}` not followed", True)]
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        return [], [(f"{rel} is not valid TOML ({e}); not followed", True)]
-    found = doc.get("tasks")
-    tasks: dict[str, object] = found if isinstance(found, dict) else {}
-    lines = text.split("\n")
-    out: list[Recipe] = []
-    problems: Problems = []
-    _run_make_task(rel, lines, tasks, task or "default", args, posixpath.dirname(rel), out, problems, set())
-    return out, problems
-
-
-def _task_line(lines: list[str], task: str, key: str) -> int:
-    header = re.compile(rf"^\s*\[tasks\.(?:{re.escape(task)}|\"{re.escape(task)}\")\]\s*(#.*)?$")
-    start = next((i for i, line in enumerate(lines) if header.match(line)), None)
-    if start is None:
-        return 1
-    pat = re.compile(rf"^\s*{re.escape(key)}\s*=")
-    for i in range(start + 1, len(lines)):
-        if lines[i].lstrip().startswith("["):
-            break
-        if pat.match(lines[i]):
-            return i + 1
-    return start + 1
-
-
-def _run_make_task(rel: str, lines: list[str], tasks: Mapping[str, object], name: str, args: list[str], home: str,
-                   out: list[Recipe], problems: Problems, seen: set[str]) -> None:
-    if name in seen:
-        return
-    seen.add(name)
-    task = tasks.get(name)
-    if not isinstance(task, dict):
-        problems.append((f"{rel}: no task {name!r}", True))
-        return
-    for dep in task.get("dependencies") or []:
-        dep_name = dep if isinstance(dep, str) else dep.get("name") if isinstance(dep, dict) else None
-        if isinstance(dep_name, str):
-            _run_make_task(rel, lines, tasks, dep_name, [], home, out, problems, seen)
-    cwd = task.get("cwd")
-    where = posixpath.normpath(posixpath.join(home, cwd)) if isinstance(cwd, str) else home
-    command = task.get("command")
-    if isinstance(command, str):
-        words = [command, *[str(a) for a in task.get("args") or []]]
-        text = " ".join(shlex.quote(w) if "${" not in w else w for w in words)
-        text = text.replace("${@}", " ".join(shlex.quote(a) for a in args))
-        out.append(Recipe(rel, _task_line(lines, name, "command"), text, where, name))
-    script = task.get("script")
-    if isinstance(script, list):
-        script = "\n".join(str(s) for s in script)
-    if isinstance(script, str):
-        line = _task_line(lines, name, "script")
-        # A multi-line string starts on the line after `script = '''`.
-        first = line + 1 if lines[line - 1].rstrip().endswith(("'''", '"""', "[")) else line
-        out.append(Recipe(rel, first, script, where, name))
-    run_task = task.get("run_task")
-    target = run_task if isinstance(run_task, str) else run_task.get("name") if isinstance(run_task, dict) else None
-    if isinstance(target, str):
-        _run_make_task(rel, lines, tasks, target, args, home, out, problems, seen)
+        out.append(Recipe(jf.rel, no, text, jf.home, name, tuple(unknowns), jf.exports))
 
 
 # --- package.json scripts -------------------------------------------------------

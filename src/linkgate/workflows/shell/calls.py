@@ -172,7 +172,8 @@ def run_tasks(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, li
     if ev.host is None or st.cwd_unknown or not all(f.known for f in fields):
         return None
     argv = tuple(f.text for f in fields)
-    found = ev.host.task_recipes(argv, st.cwd)
+    known_env = {k: v.text for k, v in child_env(st, prefix).items() if isinstance(v, Val) and v.known}
+    found = ev.host.task_recipes(argv, st.cwd, known_env)
     if found is None:
         return None
     recipes, problems = found
@@ -187,8 +188,10 @@ def run_tasks(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, li
     env = child_env(st, prefix)
     for r in recipes:
         child = ev.new_shell(env, r.cwd, False, st.conds)
+        for name, text in r.env:
+            child.set(name, Val(text), export=True)
         for name, cause in r.unknowns:
-            child.vars[name] = Val(cause, (cause,))
+            child.set(name, Val(cause, (cause,)), export=True)
         ev.run_text(r.text, Frame(r.file, r.line, frame.via + (hop,), f" ({r.goal})", frame.depth + 1), child)
     return [st]
 

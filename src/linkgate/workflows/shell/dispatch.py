@@ -33,7 +33,8 @@ class Host(Protocol):
         self, argv: tuple[str, ...], cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]]
     ) -> tuple[list[Recipe], list[tuple[str, bool]]]: ...
 
-    def task_recipes(self, argv: tuple[str, ...], cwd: str) -> tuple[list[Recipe], list[tuple[str, bool]]] | None:
+    def task_recipes(self, argv: tuple[str, ...], cwd: str,
+                     env: Mapping[str, str]) -> tuple[list[Recipe], list[tuple[str, bool]]] | None:
         """The lines a task runner (just, cargo make, npm run) runs; None when *argv* is no task runner."""
 
 

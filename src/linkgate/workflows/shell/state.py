@@ -194,3 +194,5 @@ class Recipe:
     goal: str
     # Shell variables standing for values the reader could not know: (name, what it stood for).
     unknowns: tuple[tuple[str, str], ...] = ()
+    # Variables the task runner exports to the line (cargo-make's [env]).
+    env: tuple[tuple[str, str], ...] = ()
