@@ -746,26 +746,21 @@ _SELECTORS = ("when-env", "unless-env", "when-target", "unless-target", "when-fe
 
 def _package_features(root: Path, file: str) -> tuple[str, list[str]] | None:
     """(package name, its features) for the package holding *file*: its own feature
-    table plus the implicit feature of each optional dependency; None when unknown."""
+    table plus the implicit feature of each optional dependency (none for one a feature
+    names as ``dep:KEY``), as cargo knows them; None when unknown."""
+    from linkgate.cargo import manifests
+
     here = (root / file).parent
     for directory in (here, *here.parents):
         manifest = directory / "Cargo.toml"
         if manifest.is_file():
             try:
-                data = tomllib.loads(manifest.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                info = manifests.read(manifest)
+            except manifests.ManifestError:
                 return None
-            package = data.get("package")
-            if not isinstance(package, dict):
+            if info.name is None:
                 return None
-            table = data.get("features", {})
-            names = [k for k in table] if isinstance(table, dict) else []
-            for section in ("dependencies", "build-dependencies"):
-                deps = data.get(section, {})
-                for dep, spec in (deps.items() if isinstance(deps, dict) else ()):
-                    if isinstance(spec, dict) and spec.get("optional"):
-                        names.append(dep)
-            return str(package.get("name", directory.name)), names
+            return info.name, list(info.all_features)
         if directory == root or root not in directory.parents:
             return None
     return None

@@ -69,14 +69,15 @@ class Proposal:
         ]
 
 
-def _feature_table(manifest: Path) -> list[str]:
-    import tomllib
+def _feature_table(manifest: Path) -> list[str] | None:
+    """Every feature of the package as Cargo.toml spells it, optional dependencies' implicit
+    ones included (``dep:`` respected); None when the manifest cannot be read."""
+    from linkgate.cargo import manifests
 
     try:
-        table = tomllib.loads(manifest.read_text(encoding="utf-8")).get("features", {})
-    except (OSError, ValueError):
-        return []
-    return [k for k in table if isinstance(k, str)] if isinstance(table, dict) else []
+        return list(manifests.read(manifest).all_features)
+    except manifests.ManifestError:
+        return None
 
 
 def propose(config: Config) -> Proposal:
@@ -87,7 +88,7 @@ def propose(config: Config) -> Proposal:
     from linkgate.surface.built import relative
 
     scripts: dict[Path, tuple[str, list[tuple[str, str, Path]]]] = {}
-    tables: dict[Path, list[str]] = {}
+    tables: dict[Path, list[str] | None] = {}
     for gate in config.gates:
         if not gate.is_cargo:
             continue
@@ -108,7 +109,7 @@ def propose(config: Config) -> Proposal:
             continue
         found = scan(text)
         file = relative(config.root, path)[0]
-        items = sg.suggestions(found, file, package, taken, tables.get(path, []))
+        items = sg.suggestions(found, file, package, taken, tables.get(path))
         common = sg.common_directives(found)
         items = sg.confirm(items, common, sg.read_recorded(dirs, package, config.root))
         result.suggestions += sg.mark_configured(items, config.recipes)

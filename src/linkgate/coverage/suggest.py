@@ -52,6 +52,9 @@ class Suggestion:
     notes: tuple[str, ...] = ()
     confirmed_by: tuple[Confirmation, ...] = ()
     configured: str | None = None     # the [[recipe]] already naming this branch
+    # Why the stanza is written commented out: it would not load (a feature the package
+    # does not have, so cargo never takes the branch).
+    unusable: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +66,7 @@ class Suggestion:
             "notes": list(self.notes),
             "confirmed_by": [c.to_dict() for c in self.confirmed_by],
             "configured": self.configured,
+            "unusable": self.unusable,
         }
 
     def stanza(self) -> str:
@@ -82,6 +86,9 @@ class Suggestion:
         if self.configured:
             lines.append(f"# already configured as recipe {self.configured!r}")
             body = ["# " + b for b in body]
+        elif self.unusable:
+            lines.append(f"# not a recipe: {self.unusable}")
+            body = ["# " + b for b in body]
         return "\n".join(lines + body) + "\n"
 
 
@@ -90,18 +97,39 @@ def _toml(text: str) -> str:
     return json.dumps(text)
 
 
-def spelled(feature: str, table: Sequence[str]) -> str:
-    """A feature as Cargo.toml spells it: cargo exports ``static-z`` as ``CARGO_FEATURE_STATIC_Z``,
+def spelled(feature: str, table: Sequence[str]) -> str | None:
+    """A feature as Cargo.toml spells it, or None when the package has no such feature: cargo
+    exports ``static-z`` (and an optional dependency ``zng-sys``) as ``CARGO_FEATURE_STATIC_Z``,
     which reads back as ``static_z``; a recipe naming that can never match."""
     if feature in table:
         return feature
-    return next((f for f in table if f.replace("-", "_").lower() == feature), feature)
+    return next((f for f in table if f.replace("-", "_").lower() == feature.replace("-", "_").lower()), None)
+
+
+def _spell_all(fields: dict[str, Any], package: str, table: Sequence[str] | None) -> str | None:
+    """Write the fields' features as Cargo.toml spells them; the reason the stanza cannot load, if any."""
+    if table is None:
+        return None  # the manifest could not be read: the names stay as the script wrote them
+    missing: list[str] = []
+    for key in ("when_features", "unless_features"):
+        names = []
+        for f in fields[key]:
+            found = spelled(f, table)
+            if found is None:
+                missing.append(f)
+            names.append(found or f)
+        fields[key] = tuple(names)
+    if not missing:
+        return None
+    return (f"package {package} has no feature {', '.join(repr(m) for m in missing)} (its features: "
+            f"{', '.join(table) or 'none'}), so cargo never takes this branch")
 
 
 def suggestions(scan: Scan, file: str, package: str, taken: set[str],
-                features: Sequence[str] = ()) -> list[Suggestion]:
+                features: Sequence[str] | None = None) -> list[Suggestion]:
     """One suggestion per distinct guard set over link directives; unguarded ones are common to all.
-    *features*: the package's feature table, for the names as Cargo.toml spells them."""
+    *features*: every feature of the package (its table and optional dependencies' implicit
+    features), for the names as Cargo.toml spells them; None when unknown."""
     groups: dict[frozenset[Atom], list[Occurrence]] = {}
     for occ in scan.occurrences:
         if occ.atoms:
@@ -112,14 +140,13 @@ def suggestions(scan: Scan, file: str, package: str, taken: set[str],
         fields = _fields(atoms, notes)
         if fields is None:
             continue
-        fields["when_features"] = tuple(spelled(f, features) for f in fields["when_features"])
-        fields["unless_features"] = tuple(spelled(f, features) for f in fields["unless_features"])
+        unusable = _spell_all(fields, package, features)
         name = _unique(_name(fields), taken)
         directives = tuple(dict.fromkeys(
             (o.directive + (f" (via {o.via}())" if o.via else ""), o.line) for o in occs))
         line = min(o.branch_line or o.line for o in occs)
         out.append(Suggestion(name=name, file=file, line=line, package=package, directives=directives,
-                              notes=tuple(dict.fromkeys(notes)), **fields))
+                              notes=tuple(dict.fromkeys(notes)), unusable=unusable, **fields))
     return out
 
 
