@@ -50,16 +50,19 @@ def _refused(ch: str, multiline: bool) -> bool:
             or o in (0xFEFF, 0xFFFE, 0xFFFF))
 
 
-def _describe(ch: str) -> str:
+def _describe(ch: str) -> tuple[str, str]:
+    """(what *ch* is, why a workflow cannot carry it, or "")."""
+    o = ord(ch)
     if ch in _BREAKS:
-        return f"{_BREAKS[ch]}, which YAML 1.1 parsers (PyYAML, libyaml) read as a line break"
-    if ch == "\n" or ch == "\r":
-        return "a line break"
+        return _BREAKS[ch], "YAML 1.1 parsers, PyYAML and libyaml, read it as a line break"
+    if ch in "\n\r":
+        return "a line break", ""
     if ch == "\ufeff":
-        return "a byte-order mark (U+FEFF), which YAML allows only at the start of a file"
+        return "a byte-order mark (U+FEFF)", "YAML allows one only at the start of a file"
+    if 0xD800 <= o <= 0xDFFF:
+        return f"a lone surrogate (U+{o:04X})", "no UTF-8 file can hold one"
     name = unicodedata.name(ch, "")
-    return f"the control character U+{ord(ch):04X}" + (f" {name}" if name else "") if 0xD800 > ord(ch) \
-        or ord(ch) > 0xDFFF else f"a lone surrogate (U+{ord(ch):04X})"
+    return f"the control character U+{o:04X}" + (f" {name}" if name else ""), ""
 
 
 def problem(value: str, *, multiline: bool = False) -> str | None:
@@ -67,7 +70,8 @@ def problem(value: str, *, multiline: bool = False) -> str | None:
     feeds pass only where the value is a block of lines (*multiline*)."""
     for i, ch in enumerate(value):
         if _refused(ch, multiline):
-            return f"holds {_describe(ch)} at character {i + 1}"
+            what, why = _describe(ch)
+            return f"holds {what} at character {i + 1}" + (f" ({why})" if why else "")
     return None
 
 

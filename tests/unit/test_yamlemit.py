@@ -15,7 +15,7 @@ def both(text: str) -> tuple[object, object]:
 
 
 @pytest.mark.parametrize(("char", "words"), [
-    ("\u2028", "U+2028 LINE SEPARATOR, which YAML 1.1 parsers (PyYAML, libyaml) read as a line break"),
+    ("\u2028", "U+2028 LINE SEPARATOR at character 3 (YAML 1.1 parsers, PyYAML and libyaml, read it as a line"),
     ("\u2029", "U+2029 PARAGRAPH SEPARATOR"),
     ("\x85", "NEL (U+0085)"),
     ("\r", "a line break"),
