@@ -171,20 +171,26 @@ def _write_crash_log(cwd: Path, text: str) -> Path | None:
     from pathlib import Path
 
     from linkgate.config import repository_root
-    from linkgate.statedir import ensure
+    from linkgate.statedir import STATE_DIR, open_file
 
     root = repository_root(cwd)
     if root is not None:
+        # Never through a symlink or into a FIFO a repository committed as
+        # .linkgate or .linkgate/crash.log: open_file refuses both.
         try:
-            log = ensure(root) / "crash.log"
-            log.write_text(text, encoding="utf-8")
-            return log
-        except OSError:
+            fd = open_file(root, "crash.log", os.O_WRONLY | os.O_CREAT)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.truncate(0)
+                fh.write(text)
+            return Path(root, STATE_DIR, "crash.log")
+        except Exception:  # noqa: BLE001 - unsafe or unwritable: the temp dir below
             pass
     try:
-        log = Path(tempfile.gettempdir()) / f"linkgate-crash-{os.getpid()}.log"
-        log.write_text(text, encoding="utf-8")
-        return log
+        # mkstemp: a fresh file (O_EXCL), never one another user planted there.
+        fd, name = tempfile.mkstemp(prefix=f"linkgate-crash-{os.getpid()}-", suffix=".log")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        return Path(name)
     except OSError:
         return None
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from linkgate import yamlemit
+from linkgate import repofs, yamlemit
 from linkgate.cargo.subcommand import judge
 from linkgate.errors import ConfigError
 from linkgate.tomlsource import Locator as _Locator
@@ -283,7 +283,7 @@ def find_config(start: Path, stop: Path | None = None) -> Path:
         manifest = directory / "Cargo.toml"
         if manifest.is_file():
             try:
-                data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+                data = tomllib.loads(repofs.read_text(manifest, inside=None))
             except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError, RecursionError):
                 data = {}
             if _cargo_metadata_table(data) is not None:

@@ -10,6 +10,8 @@ Exit codes (documented in docs/exit-codes.md, stable across releases):
 
 from __future__ import annotations
 
+import errno as _errno
+
 EXIT_OK = 0
 EXIT_FINDING = 1
 EXIT_USAGE = 2
@@ -129,3 +131,33 @@ class Interrupted(BaseException):
     @property
     def return_code(self) -> int:
         return 128 + self.signum
+
+
+class RefusedFile(LinkgateError, OSError):
+    """A file linkgate will not read: it resolves outside the repository, is not a
+    regular file (a FIFO, a device, a directory), or is over the size limit for
+    its kind (docs/configuration.md, "Files linkgate reads"). Nothing of it was read.
+
+    It is an OSError too, with the reason as ``strerror``: every reader that
+    already treats an unreadable file as one (a message, or absent) fails closed
+    on a refused one without knowing of it."""
+
+    return_code = EXIT_USAGE
+
+    def __init__(self, shown: str, reason: str, *, why: str, hint: str | None = None) -> None:
+        super().__init__(f"{shown}: {reason}; not read",
+                         hint=hint or "linkgate reads only regular files inside the repository")
+        self.errno = _errno.EPERM
+        self.strerror = reason
+        self.filename = shown
+        self.shown = shown
+        self.reason = reason
+        self.why = why  # "outside", "directory", "not-regular" or "too-large"
+
+
+class UnsafeState(LinkgateError):
+    """linkgate's own state (``.linkgate/`` and what it writes there) is not a
+    regular file inside a real directory: a symlink, a FIFO, a device. Nothing
+    was written through it."""
+
+    return_code = EXIT_USAGE

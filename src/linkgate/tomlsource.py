@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from linkgate import repofs
 from linkgate.errors import ConfigError
 
 
@@ -246,7 +247,7 @@ MAX_BYTES = 32 * 1024 * 1024
 
 def parse_toml(path: Path) -> tuple[dict[str, Any], str]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = repofs.read_text(path, inside=None)
     except OSError as exc:
         raise ConfigError(f"cannot read configuration: {exc.strerror}", file=str(path)) from exc
     except UnicodeDecodeError:

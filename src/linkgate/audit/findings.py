@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate.audit.classify import linker_of, target_dir
 from linkgate.audit.model import COMPILED_ONLY, AuditResult, Classified, RawFinding
 from linkgate.cargo.features import FeatureSet
@@ -74,6 +75,11 @@ def _jobs(items: Iterable[Classified]) -> str:
 
 def _invalid(result: AuditResult) -> Iterable[RawFinding]:
     for u in result.unreadable:
+        if u.refused:
+            yield RawFinding("unresolved", f"workflow {u.rel}: {u.message}; not read, so its jobs were not audited",
+                             u.rel, u.line, subject=f"workflow {u.rel}",
+                             hint="linkgate reads only regular files inside the repository")
+            continue
         yield RawFinding(
             "invalid-workflow", f"workflow is not valid: {u.message}; its jobs were not audited",
             u.rel, u.line, hint="fix the workflow (GitHub will refuse it too)",
@@ -229,7 +235,10 @@ def _lockfile_packages(repo: Path, cwd: str) -> int:
     for directory in (here, *here.parents):
         lock = directory / "Cargo.lock"
         if lock.is_file():
-            return lock.read_text(encoding="utf-8", errors="replace").count("[[package]]")
+            try:
+                return repofs.read_text(lock, inside=repo, errors="replace").count("[[package]]")
+            except OSError:
+                return 0
         if directory == repo:
             break
     return 0

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from linkgate import repofs
+
 # Directives that change the link line. `rustc-flags` can carry -l/-L too.
 LINK_KEYS = frozenset(
     {
@@ -132,8 +134,7 @@ def build_script_source(manifest_dir: Path) -> Path | None:
     try:
         import tomllib
 
-        with manifest.open("rb") as fh:
-            package = tomllib.load(fh).get("package", {})
+        package = tomllib.loads(repofs.read_text(manifest, inside=None)).get("package", {})
         if isinstance(package, dict):
             build = package.get("build")
     except (OSError, ValueError):

@@ -25,9 +25,11 @@ import posixpath
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate.cargo import manifests
 from linkgate.cargo.cargoargs import CargoCall
 from linkgate.cargo.manifests import Manifest
+from linkgate.errors import RefusedFile
 
 POWERSET_LIMIT = 8
 CARGO_C = ("cbuild", "cinstall", "ctest")  # lu-zero/cargo-c's subcommands
@@ -163,8 +165,9 @@ def _manifest_features(repo: Path, manifest: str) -> Manifest | None:
     if not manifest or manifest.startswith(("/", "..")):
         return None
     try:
+        repofs.resolve(manifest, inside=repo)  # a symlinked manifest that leads outside is not read
         info = manifests.read(repo / manifest)
-    except manifests.ManifestError:
+    except (manifests.ManifestError, RefusedFile):
         return None
     if info.name is None:
         return None

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from linkgate import repofs
+
 # Library crate types the linker produces; an rlib is only archived.
 # A proc-macro is a shared object linked by the host's linker, so building one links too.
 LINKED_CRATE_TYPES = frozenset({"cdylib", "dylib", "staticlib", "bin", "proc-macro"})
@@ -92,7 +94,7 @@ def read(path: Path) -> Manifest:
 @functools.lru_cache(maxsize=16384)
 def _read(path: Path, stamp: tuple[int, int]) -> Manifest:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(repofs.read_text(path, inside=None))
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError(f"cannot read {path}: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
@@ -168,7 +170,7 @@ def archived_library(manifest_dir: Path) -> tuple[str, str] | None:
     whose own link line carries the package's native libraries)."""
     path = manifest_dir / "Cargo.toml"
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(repofs.read_text(path, inside=None))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ManifestError(f"cannot read {path}: {exc}") from exc
     package = _table(raw.get("package"))

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from linkgate import repofs
+from linkgate.errors import RefusedFile
+
 BUILTIN_ALIASES = {"b": "build", "c": "check", "d": "doc", "t": "test", "r": "run", "rm": "remove"}
 
 # Subcommands that run rustc through to the linker for their linkable targets.
@@ -183,8 +186,8 @@ def _alias_section(path: Path) -> Any:
 @functools.lru_cache(maxsize=256)
 def _parsed_aliases(path: str, mtime_ns: int, size: int) -> Any:
     try:
-        return tomllib.loads(Path(path).read_text(encoding="utf-8")).get("alias", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return tomllib.loads(repofs.read_text(path, inside=None)).get("alias", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError, RefusedFile):
         return {}
 
 
@@ -204,7 +207,10 @@ class AliasTable:
             for name in ("config.toml", "config"):
                 path = directory / ".cargo" / name
                 if path.is_file():
-                    self.files.append(path)
+                    # The repository's own configuration is judged, never a file
+                    # a committed symlink points at outside it.
+                    if top is None or repofs.is_inside(os.path.realpath(path), top):
+                        self.files.append(path)
                     break
         if not home:
             return

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linkgate import yamlemit
+from linkgate import repofs, yamlemit
 from linkgate.ci import comment, cron, gitindex, job, runners, untrusted
 from linkgate.ci.facts import GateFacts
 from linkgate.ci.gitindex import GitIndex
@@ -179,9 +179,14 @@ def _read(path: Path, where: str) -> str | None:
     """The file's text exactly: its line ends, byte-order mark and final newline
     are the user's, and an edit gives them back unchanged."""
     try:
-        data = path.read_bytes()
+        data = repofs.read_bytes(path, inside=None)
     except FileNotFoundError:
         return None
+    except RefusedFile as exc:  # a directory, FIFO or device, or past the size limit: refused before reading
+        if exc.why == "directory":
+            raise UsageError(f"{where} is a directory, not a workflow file",
+                             hint="pass --workflow .github/workflows/NAME.yml") from None
+        raise UsageError(f"{where}: cannot read it ({exc.reason})") from None
     except IsADirectoryError:
         raise UsageError(f"{where} is a directory, not a workflow file",
                          hint="pass --workflow .github/workflows/NAME.yml") from None

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from linkgate import repofs
 from linkgate.config import Gate
 from linkgate.errors import UsageError
 
@@ -41,7 +42,7 @@ def load_legs(files: Sequence[str]) -> list[dict[str, Any]]:
     for name in files:
         path = Path(name)
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
+            doc = json.loads(repofs.read_text(path, inside=None, limit=repofs.MAX_PAYLOAD))
         except FileNotFoundError:
             raise UsageError(f"{name}: leg report does not exist", hint="a missing leg is an error, not a pass; "
                              "check the leg job's log and its uploaded artifact") from None

@@ -20,6 +20,7 @@ def command(file: str, fmt: str, output: str | None) -> int:
 
     Exit 0 when no linker problem is found, 1 when any is.
     """
+    from linkgate import repofs
     from linkgate.diagnose import classify_stream
     from linkgate.errors import UsageError
     from linkgate.report import emit
@@ -29,7 +30,9 @@ def command(file: str, fmt: str, output: str | None) -> int:
         source = None
     else:
         try:
-            with open(file, "rb") as fh:
+            # A regular file within the limit, checked before it is opened: a FIFO
+            # would block, /dev/zero never ends (docs/configuration.md).
+            with open(repofs.check(file, inside=None, limit=repofs.MAX_LOG), "rb") as fh:
                 diags = classify_stream(fh)
         except OSError as exc:
             raise UsageError(f"cannot read {file}: {exc.strerror}", hint="give a readable log file, or - for stdin") from None

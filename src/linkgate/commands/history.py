@@ -29,6 +29,7 @@ def import_(files: tuple[str, ...], history_file: str | None, config_path: str |
     Keyed by run id: a run already in the history is skipped, so importing twice adds nothing.
     Every file is checked before anything is written.
     """
+    from linkgate import repofs
     from linkgate.history.model import RunRecord
     from linkgate.history.record import DocumentError, from_document
     from linkgate.history.recorder import locate
@@ -37,7 +38,7 @@ def import_(files: tuple[str, ...], history_file: str | None, config_path: str |
     records: list[RunRecord] = []
     for name in files:
         try:
-            doc = json.loads(Path(name).read_text(encoding="utf-8"))
+            doc = json.loads(repofs.read_text(name, inside=None, limit=repofs.MAX_LOG))
             records.extend(from_document(doc))
         except OSError as exc:
             raise UsageError(f"{name}: cannot read: {exc.strerror or exc}") from None

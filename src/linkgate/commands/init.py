@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from linkgate import repofs
 from linkgate.commands.options import repo_option
 from linkgate.errors import EXIT_OK, UsageError
 
@@ -58,7 +59,7 @@ def _existing_config(root: Path) -> Path | None:
     try:
         import tomllib
 
-        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+        data = tomllib.loads(repofs.read_text(manifest, inside=root))
     except (OSError, ValueError):
         return None
     return manifest if linkgate_table(data) is not None else None

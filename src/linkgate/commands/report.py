@@ -48,7 +48,10 @@ def html(output: str | None, history: str | None, title: str | None, config_path
     else:
         from linkgate import statedir
 
-        target = statedir.ensure(cfg.root) / "report.html"
+        # Not through a symlink a repository committed as .linkgate/report.html:
+        # write_atomic follows links, as a user's own -o path should.
+        statedir.ensure(cfg.root)
+        target = statedir.check_file(cfg.root, "report.html")
     write_atomic(target, text)
     click.echo(f"wrote {target}")
     return 0

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate.config import Config, Recipe
 
 
@@ -36,7 +37,7 @@ def _branch_directives(source: Path, recipe: Recipe) -> list[re.Pattern[str]] | 
     from linkgate.coverage.branches import scan
 
     try:
-        found = scan(source.read_text(encoding="utf-8", errors="replace"))
+        found = scan(repofs.read_text(source, inside=None, errors="replace"))
     except OSError:
         return None
     occs = [o for o in found.occurrences if o.branch_line == recipe.line]

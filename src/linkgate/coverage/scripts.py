@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from linkgate import repofs
 from linkgate.config import Config
 from linkgate.coverage import suggest as sg
 
@@ -104,7 +105,7 @@ def propose(config: Config) -> Proposal:
     taken = {r.name for r in config.recipes}
     for path, (package, dirs) in sorted(scripts.items()):
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = repofs.read_text(path, inside=config.root, errors="replace")
         except OSError:
             continue
         found = scan(text)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate.cargo.buildscript import (
     BuildScriptOutput,
     Directive,
@@ -109,7 +110,7 @@ def source_line(script: str | None, d: RecipeLine) -> int | None:
     if not script:
         return None
     try:
-        text = Path(script).read_text(encoding="utf-8", errors="replace")
+        text = repofs.read_text(script, inside=None, errors="replace")
     except OSError:
         return None
     needle = f"{d.key}={d.value}"

@@ -8,10 +8,12 @@ directory shared by two linkers rebuilds everything on each switch; each
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from linkgate import repofs, statedir
 from linkgate.config import Config, Gate
 
 
@@ -35,13 +37,14 @@ def hide_default_root(config: Config, tdir: Path) -> None:
     base = config.root / "target" / "linkgate"
     if base not in tdir.parents:
         return  # a target-dir or CARGO_TARGET_DIR the user chose: theirs to ignore
-    ignore = base / ".gitignore"
-    if not ignore.exists():
-        try:
-            base.mkdir(parents=True, exist_ok=True)
-            ignore.write_text("# Created by linkgate automatically.\n*\n", encoding="utf-8")
-        except OSError:
-            pass  # a read-only checkout: only hygiene is lost
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # a read-only checkout: only hygiene is lost
+    if not repofs.is_inside(os.path.realpath(base), os.path.realpath(config.root)):
+        return  # `target` links to another disk: that directory is not the repository's to mark
+    statedir.write_ignore(base / ".gitignore", hint=f"{base} is linkgate's build directory: remove the link "
+                          "(a repository must not commit it), then run again")
 
 
 def work_dir(config: Config, gate: Gate) -> Path:
@@ -80,8 +83,16 @@ def exclusive_flock(path: Path, *, create: bool, waiting: Callable[[], object]) 
     import fcntl
 
     try:
-        fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o644)
+        # O_NOFOLLOW|O_NONBLOCK: a symlink or FIFO committed under the name is
+        # neither followed nor waited on; only a regular file is locked.
+        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | (os.O_CREAT if create else 0),
+                     0o644)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            fd = -1
     except OSError:
+        fd = -1
+    if fd < 0:
         yield
         return
     try:

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate.cargo.cargoargs import parse
 from linkgate.config import Config, Gate, Recipe
 from linkgate.errors import LinkgateError
@@ -100,7 +101,7 @@ def gate_features(config: Config, gate: Gate) -> Features:
 
 def _default_features(manifest: Path) -> Iterable[str]:
     try:
-        with manifest.open("rb") as fh:
+        with open(repofs.check(manifest, inside=None, limit=repofs.MAX_SOURCE), "rb") as fh:
             table = tomllib.load(fh).get("features", {})
     except (OSError, tomllib.TOMLDecodeError):
         return ()

@@ -26,6 +26,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate import proc
 from linkgate.errors import CommandFailed, ToolNotFound
 from linkgate.gate.linkrecord import LINKS_DIR
@@ -130,7 +131,7 @@ def _config_linker(triple: str, cwd: Path, env: Mapping[str, str]) -> str | None
     candidates += [home / "config.toml", home / "config"]
     for path in candidates:
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(repofs.read_text(path, inside=None))
         except (OSError, ValueError):
             continue
         value = data.get("target", {}).get(triple, {}).get("linker")

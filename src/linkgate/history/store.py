@@ -21,11 +21,13 @@ import json
 import math
 import os
 import sqlite3
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple
 
+from linkgate import repofs, statedir
 from linkgate.errors import HistoryError
 from linkgate.history.model import RunRecord
 
@@ -100,7 +102,12 @@ def history_path(root: Path, override: str | None) -> Path:
     chosen = override or os.environ.get(ENV_VAR)
     if chosen:
         return Path(chosen).expanduser()
-    return root / DEFAULT_RELATIVE
+    # The default lives in the repository's .linkgate/, which a repository can
+    # commit as symlinks: SQLite would follow them (and its -wal, -shm and
+    # -journal files) to write outside the repository.
+    for suffix in ("-wal", "-shm", "-journal"):
+        statedir.check_file(root, DEFAULT_RELATIVE.name + suffix)
+    return statedir.check_file(root, DEFAULT_RELATIVE.name)
 
 
 class History:
@@ -225,6 +232,16 @@ class _Txn:
 
 
 def _refuse_foreign_bytes(path: Path) -> None:
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise _unusable(path, exc) from None
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        # A FIFO would block the open below; a device (/dev/zero) reads forever.
+        raise HistoryError(f"{path}: is {repofs.kind_of(mode)}, not a history file",
+                           hint=f"pass a regular file path with --history or ${ENV_VAR}")
     try:
         with open(path, "rb") as fh:
             head = fh.read(100)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from linkgate import repofs
 from linkgate.cargo.fingerprint import RUN_RECORD, package_of, read_run_record
 from linkgate.gate.layout import exclusive_flock
 
@@ -66,7 +67,7 @@ def owning_package(root: Path, rel: str) -> tuple[str, Path] | None:
         manifest = here / "Cargo.toml"
         if manifest.is_file():
             try:
-                data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+                data = tomllib.loads(repofs.read_text(manifest, inside=root))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 data = {}
             name = data.get("package", {}).get("name")

@@ -7,9 +7,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from linkgate import proc
+from linkgate import proc, repofs
 from linkgate.config import Config, Control, Gate
-from linkgate.errors import CommandFailed, ConfigError, UsageError
+from linkgate.errors import CommandFailed, ConfigError, RefusedFile, UsageError
 from linkgate.userregex import RegexRefused, UserRegex, compile_user
 
 
@@ -46,15 +46,22 @@ def resolve_inside(config: Config, control: Control) -> Path:
     except ValueError:
         raise _fail(config, control, f"{control.file!r} is a symlink leading outside the repository ({path})",
                     "file", hint="point the control at the real file inside the repository") from None
-    if not path.is_file():
+    if not path.exists():
         raise _fail(config, control, f"{control.file!r} does not exist", "file")
+    if not path.is_file():
+        raise _fail(config, control, f"{control.file!r} is {repofs.kind_of(path.stat().st_mode)}, not a regular "
+                    "file", "file", hint="a control mutates one regular source file inside the repository")
     return path
 
 
 def plan(config: Config, gate: Gate, control: Control) -> PlannedMutation:
     path = resolve_inside(config, control)
     rel = path.relative_to(config.root.resolve()).as_posix()
-    original = path.read_bytes()
+    try:
+        original = repofs.read_bytes(path, inside=config.root, limit=repofs.MAX_SOURCE, shown=control.file)
+    except RefusedFile as exc:
+        raise _fail(config, control, f"{control.file!r}: {exc.reason}", "file",
+                    hint="a control mutates one regular source file inside the repository") from None
     if control.delete is not None:
         mutated = _delete(config, control, original)
     elif control.replace is not None:

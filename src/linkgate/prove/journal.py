@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import signal
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,14 +32,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from linkgate import repofs
 from linkgate.errors import Interrupted, RecoveryError
 from linkgate.prove.lock import RepositoryLock
-from linkgate.statedir import STATE_DIR, ensure as ensure_state_dir
+from linkgate.statedir import STATE_DIR, ensure as ensure_state_dir, open_file
 
 if TYPE_CHECKING:  # loaded with a journal that names caches: a run that finds none never needs it
     from linkgate.prove.caches import CacheScope
 JOURNAL = "journal.json"
 _TMP_SUFFIX = ".linkgate-tmp"
+# A journal holds one mutated file's original (base64): a source file, far below this.
+_MAX_JOURNAL = 256 * 1024 * 1024
 
 
 def sha256(data: bytes) -> str:
@@ -61,7 +65,10 @@ def write_bytes_atomic(path: Path, data: bytes, mode: int) -> None:
     """Replace *path* with *data* so that no reader ever sees a partial file."""
     tmp = _tmp_for(path)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        # A stale temporary (or one a repository committed, as a symlink to a
+        # file outside) is removed, never written through: O_EXCL|O_NOFOLLOW.
+        tmp.unlink(missing_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         try:
             written = 0
             while written < len(data):
@@ -146,7 +153,9 @@ class Repository:
         tmp = self.journal.with_suffix(".tmp")
         try:
             ensure_state_dir(self.root)
-            with open(tmp, "w", encoding="utf-8") as fh:
+            tmp.unlink(missing_ok=True)  # never written through: a fresh file, O_EXCL below
+            fd = open_file(self.root, tmp.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(doc, fh)
                 fh.flush()
                 os.fsync(fh.fileno())
@@ -159,7 +168,12 @@ class Repository:
 
     def read_journal(self) -> list[Entry]:
         try:
-            doc = json.loads(self.journal.read_text(encoding="utf-8"))
+            fd = open_file(self.root, JOURNAL, os.O_RDONLY)
+        except FileNotFoundError:
+            return []
+        try:
+            with os.fdopen(fd, "rb") as fh:
+                doc = json.loads(fh.read(_MAX_JOURNAL + 1))
         except FileNotFoundError:
             return []
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -177,15 +191,30 @@ class Repository:
 
     # -- mutate / restore ---------------------------------------------------
     def mutate(self, rel: str, mutated: bytes, caches: CacheScope | None = None) -> Entry:
-        path = self.root / rel
+        path = self._inside(rel)
         st = path.stat()
-        original = path.read_bytes()
+        original = repofs.read_bytes(rel, inside=self.root, limit=repofs.MAX_SOURCE)
         entry = Entry(
             rel, original, sha256(original), sha256(mutated), st.st_mode & 0o7777, st.st_mtime_ns, caches
         )
         self.write_journal([entry])
         write_bytes_atomic(path, mutated, entry.mode)
         return entry
+
+    def _inside(self, rel: str) -> Path:
+        """``root/rel`` when it is a regular file (or absent) inside the repository,
+        not reached through a symlink: a control's file, or a journal's entry (a
+        journal is a file in the tree, and a repository can commit one), never
+        makes linkgate write outside the repository or through a link."""
+        path = self.root / rel
+        repofs.resolve(rel, inside=self.root)
+        if os.path.realpath(path) != os.path.join(os.path.realpath(self.root), os.path.normpath(rel)):
+            raise RecoveryError(f"{rel} is reached through a symlink; linkgate mutates and restores only "
+                                "regular files inside the repository", hint="name the file itself, not a link to it")
+        if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
+            raise RecoveryError(f"{rel} is not a regular file; linkgate mutates and restores only regular files",
+                                hint="name a source file")
+        return path
 
     @contextmanager
     def locked(self, *, shared: bool = False) -> Iterator[Repository]:
@@ -214,7 +243,7 @@ class Repository:
         """Put every journalled file back; return what was restored. Idempotent."""
         restored = []
         for e in entries:
-            path = self.root / e.path
+            path = self._inside(e.path)
             _tmp_for(path).unlink(missing_ok=True)
             current = path.read_bytes() if path.exists() else None
             if current is not None and sha256(current) == e.original_sha256:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from linkgate.errors import LockHeld, RecoveryError
-from linkgate.statedir import STATE_DIR, ensure as ensure_state_dir
+from linkgate.errors import LockHeld, RecoveryError, UnsafeState
+from linkgate.statedir import STATE_DIR, open_file
 
 LOCK = "lock"
 
@@ -30,8 +30,9 @@ class RepositoryLock:
         import fcntl
 
         try:
-            ensure_state_dir(self.root)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = open_file(self.root, LOCK, os.O_RDWR | os.O_CREAT)
+        except UnsafeState:
+            raise  # a symlink or FIFO committed as the lock: never followed, also for a shared lock
         except OSError as exc:
             if not shared:
                 raise RecoveryError(
@@ -83,9 +84,9 @@ class RepositoryLock:
     def is_free(self) -> bool:
         import fcntl
 
-        if not self.path.exists():
+        if not os.path.lexists(self.path):
             return True
-        fd = os.open(self.path, os.O_RDWR)
+        fd = open_file(self.root, LOCK, os.O_RDWR)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -96,9 +97,9 @@ class RepositoryLock:
 
     def holders(self) -> list[tuple[int, bool]]:
         """(pid, exclusive) of the processes holding the lock now."""
-        if not self.path.exists():
+        if not os.path.lexists(self.path):
             return []
-        fd = os.open(self.path, os.O_RDONLY)
+        fd = open_file(self.root, LOCK, os.O_RDONLY)
         try:
             return _holders(fd)
         finally:

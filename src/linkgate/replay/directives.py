@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate.cargo import manifests
 from linkgate.cargo.buildscript import build_script_source, manifest_dir_from_package_id, read_build_script_output
 from linkgate.cargo.messages import package_name
@@ -103,7 +104,7 @@ def _line_in_source(source: str | None, key: str, value: str) -> int | None:
     if not source:
         return None
     try:
-        lines = Path(source).read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = repofs.read_text(source, inside=None, errors="replace").splitlines()
     except OSError:
         return None
     needles = [f'"{value}"', f"{key}={value}\"", f"={value}\""]

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from linkgate import repofs
 from linkgate import proc
 from linkgate.config import Config, Gate
 from linkgate.gate import layout, linkers, measure, recording
@@ -397,7 +398,7 @@ def linker_dependent_script(build_scripts: Sequence[tuple[str, str]]) -> str | N
         manifest_dir = manifest_dir_from_package_id(package_id)
         script = build_script_source(manifest_dir) if manifest_dir else None
         try:
-            text = script.read_text(encoding="utf-8", errors="replace") if script else ""
+            text = repofs.read_text(script, inside=None, errors="replace") if script else ""
         except OSError:
             text = ""
         m = _NAMES_LINKER_IN_SOURCE.search(text)

@@ -13,6 +13,8 @@ import glob as globmod
 import os
 from pathlib import Path
 
+from linkgate import repofs
+
 _MAX_TEXT = 1 << 20  # a source list, not a data file
 
 
@@ -35,6 +37,7 @@ def walk(package_dir: Path, directory: str, recursive: bool) -> list[str]:
 def read_text(package_dir: Path, name: str) -> str | None:
     path = Path(name) if name.startswith("/") else package_dir / name
     try:
+        repofs.check(path, inside=None, limit=repofs.UNLIMITED)  # a FIFO or a device is never opened
         with path.open(encoding="utf-8", errors="replace") as fh:
             return fh.read(_MAX_TEXT)
     except OSError:

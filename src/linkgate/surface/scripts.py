@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate.cargo.buildscript import build_script_source
 from linkgate.surface.compiles import ScriptScan, scan_script
 from linkgate.surface.evidence import RecordedRun, Verdicts, probed
@@ -39,13 +40,13 @@ def read_script(manifest_dir: Path) -> ScriptSource:
     if script is None:
         return ScriptSource(None, error=f"no build script found in {manifest_dir} (package.build or build.rs)")
     try:
-        text = script.read_text(encoding="utf-8", errors="replace")
+        text = repofs.read_text(script, inside=None, errors="replace")
     except OSError as exc:
         return ScriptSource(script, error=f"cannot read {script}: {exc.strerror or exc}")
     source = ScriptSource(script, text, scan_script(text, manifest_dir))
     for name, module in _modules(text, script.parent):
         try:
-            more = scan_script(module.read_text(encoding="utf-8", errors="replace"), manifest_dir)
+            more = scan_script(repofs.read_text(module, inside=None, errors="replace"), manifest_dir)
         except OSError as exc:
             source.scan.notes.append((str(module), 0, f"cannot read module {name}: {exc.strerror or exc}"))
             continue
@@ -63,8 +64,7 @@ def _declared_script(manifest_dir: Path) -> Path | None:
     import tomllib
 
     try:
-        with (manifest_dir / "Cargo.toml").open("rb") as fh:
-            build = tomllib.load(fh).get("package", {}).get("build")
+        build = tomllib.loads(repofs.read_text(manifest_dir / "Cargo.toml", inside=None)).get("package", {}).get("build")
     except (OSError, ValueError, AttributeError):
         build = None
     if isinstance(build, str):
@@ -98,7 +98,7 @@ def _modules(text: str, directory: Path, depth: int = 0) -> list[tuple[str, Path
                 if depth < 4:
                     sub = path.parent if attrs or path.name == "mod.rs" else path.parent / name
                     try:
-                        found += _modules(path.read_text(encoding="utf-8", errors="replace"), sub, depth + 1)
+                        found += _modules(repofs.read_text(path, inside=None, errors="replace"), sub, depth + 1)
                     except OSError:
                         pass
     return found

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from linkgate.errors import UndecidedChange, UsageError
+from linkgate import repofs
+from linkgate.errors import RefusedFile, UndecidedChange, UsageError
 from linkgate.trigger.gitnames import commit_id, ref_name, revision
 
 NULL_SHA = "0" * 40
@@ -58,10 +59,11 @@ def _payload(env: Mapping[str, str], event: str) -> dict[str, Any]:
     if not path:
         return {}
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        doc = json.loads(repofs.read_text(path, inside=None, limit=repofs.MAX_PAYLOAD))
     except (OSError, ValueError, RecursionError) as exc:
         # RecursionError: json nests by recursion; 100,000 nested arrays stop it.
-        why = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc).splitlines()[0]
+        why = ("it nests too deeply" if isinstance(exc, RecursionError)
+               else exc.reason if isinstance(exc, RefusedFile) else str(exc).splitlines()[0])
         raise UndecidedChange(f"cannot read the {event} event payload {path}: {why}; pass --base REF") from None
     return doc if isinstance(doc, dict) else {}
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from linkgate import repofs
 from linkgate.config import Config, Gate
 from linkgate.errors import ConfigError
 from linkgate.trigger.pathfilter import QUANTIFIERS, PathFilter, Rule
@@ -95,7 +96,7 @@ def _filters_text(value: str, root: Path, where: str) -> tuple[str, str]:
         return value, where
     path = root / value
     try:
-        return path.read_text(encoding="utf-8"), str(path)
+        return repofs.read_text(value, inside=root), str(path)
     except OSError as exc:
         raise ConfigError(f"filters file {value!r} cannot be read: {exc.strerror}", file=where) from None
 
@@ -104,7 +105,7 @@ def filter_from_workflow(root: Path, workflow: str, name: str) -> PathFilter:
     path = root / workflow
     where = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = repofs.read_text(workflow, inside=root)
     except OSError as exc:
         raise ConfigError(
             f"workflow cannot be read: {exc.strerror}", file=where, hint="check paths-from.workflow"

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from linkgate import repofs
 from linkgate.cargo import frontends
 from linkgate.cargo.subcommand import expand_aliases
 from linkgate.workflows import coverage
@@ -45,7 +46,7 @@ class Completed:
 def _pyproject(repo: Path, directory: str) -> dict[str, Any] | None:
     path = repo / directory / "pyproject.toml" if directory else repo / "pyproject.toml"
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        doc = tomllib.loads(repofs.read_text(path, inside=repo))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
     return doc if isinstance(doc, dict) else None

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linkgate import repofs
+from linkgate.errors import RefusedFile
 from linkgate.workflows import tasks
 from linkgate.workflows.shell.state import Recipe
 
@@ -49,27 +51,48 @@ def is_make(argv: tuple[str, ...]) -> bool:
 
 
 class RepoHost:
-    """Reads scripts and Makefiles from *repo*, each file once."""
+    """Reads scripts and Makefiles from *repo*, each file once, through the one
+    guard (``linkgate.repofs``): a file that resolves outside the repository, is
+    not regular or is too large reads as absent, and ``take_refused`` names it."""
 
     def __init__(self, repo: Path) -> None:
         self.repo = repo
         self._texts: dict[str, str | None] = {}
+        self._refused: dict[str, str] = {}
+        self._pending: list[tuple[str, str]] = []
         self._makefiles: dict[tuple[str, str | None], Makefile | None] = {}
         # Every file read since the caller last cleared it: the read coverage of one step.
         self.touched: list[str] = []
 
     def read_script(self, rel: str) -> str | None:
-        if rel not in self._texts:
-            path = self.repo / rel
-            self._texts[rel] = _read(path) if not rel.startswith("..") and path.is_file() else None
-        if self._texts[rel] is not None:
+        text = self._read(rel)
+        if text is not None:
             self.touched.append(rel)
+        return text
+
+    def _read(self, rel: str) -> str | None:
+        if rel not in self._texts:
+            try:
+                self._texts[rel] = repofs.read_text(rel, inside=self.repo, shown=rel, errors="replace")
+            except RefusedFile as exc:
+                self._texts[rel] = None
+                if exc.why != "directory":  # a directory named as a script is only absent
+                    self._refused[rel] = exc.reason
+            except OSError:
+                self._texts[rel] = None
+        if rel in self._refused:
+            self._pending.append((rel, self._refused[rel]))
         return self._texts[rel]
+
+    def take_refused(self) -> list[tuple[str, str]]:
+        """(path, reason) of each file refused since the last call, once each."""
+        found, self._pending = list(dict.fromkeys(self._pending)), []
+        return found
 
     def _makefile(self, directory: str, file: str | None) -> Makefile | None:
         key = (directory, file)
         if key not in self._makefiles:
-            self._makefiles[key] = load_makefile(self.repo, directory, file)
+            self._makefiles[key] = load_makefile(self._read, directory, file)
         found = self._makefiles[key]
         if found is not None:
             self.touched.append(found.rel)
@@ -136,13 +159,15 @@ def _walk(mk: Makefile, goal: str, cwd: str, env: Mapping[str, str], seen: set[t
         out.append(Recipe(mk.rel, line, _expand(text, mk.variables, env, goal, rule.prereqs, problems), cwd, goal))
 
 
-def load_makefile(repo: Path, directory: str, file: str | None) -> Makefile | None:
+def load_makefile(read: Callable[[str], str | None], directory: str, file: str | None) -> Makefile | None:
     names = (file,) if file else MAKEFILE_NAMES
     for name in names:
         rel = posixpath.normpath(posixpath.join(directory, name))
-        path = repo / rel
-        if path.is_file():
-            return parse_makefile(_read(path), rel)
+        text = read(rel)
+        if text is not None:
+            return parse_makefile(text, rel)
+        if rel.startswith(("../", "/")):
+            break  # a directory outside the repository: one refusal says it, not three
     return None
 
 
@@ -256,9 +281,3 @@ class _Expansion:
 
         return _MAKE_REF.sub(var, text)
 
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from linkgate import repofs
 from linkgate.trigger.pathfilter import PathFilter, Rule, matches
 from linkgate.workflows import ghexpr
 from linkgate.workflows.model import Job, Step, Workflow
@@ -228,7 +229,7 @@ def _branch_matches(pattern: str, branch: str) -> bool:
 def _checkout_branch(repo: Path) -> tuple[str, ...]:
     head = repo / ".git" / "HEAD"
     try:
-        text = head.read_text(encoding="utf-8").strip()
+        text = repofs.read_text(head, inside=repo).strip()
     except OSError:
         return ()
     return (text[len("ref: refs/heads/"):],) if text.startswith("ref: refs/heads/") else ()
@@ -303,7 +304,7 @@ def _filter_line(repo: Path, wf: Workflow, step: Step, value: Any, name: str) ->
     if isinstance(value, str):
         rel = value.strip()
         try:
-            lines = (repo / rel).read_text(encoding="utf-8", errors="replace").split("\n")
+            lines = repofs.read_text(rel, inside=repo, errors="replace").split("\n")
         except OSError:
             return wf.rel, step.line
         for row, text in enumerate(lines):
@@ -323,11 +324,11 @@ def _read_filters(repo: Path, value: Any, where: str) -> dict[str, tuple[Rule, .
     text = str.__str__(value)  # libyaml wants an exact str, not a subclass
     # paths-filter treats an input with no newline and no colon as a file path.
     if "\n" not in text and ":" not in text:
-        path = repo / text.strip()
-        if not path.is_file():
-            return None
         where = text.strip()
-        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            text = repofs.read_text(where, inside=repo, errors="replace")
+        except OSError:  # absent, or refused (outside the repository, not a regular file)
+            return None
     try:
         return {name: tuple(rules) for name, rules in parse_filters(load_yaml(text, where), where).items()}
     except ConfigError:

@@ -22,7 +22,6 @@ null, which becomes None.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 _MERGE = "tag:yaml.org,2002:merge"
@@ -71,10 +70,10 @@ def line_of(value: Any, default: int = 0) -> int:
     return int(getattr(value, "line", default))
 
 
-def load_file(path: Path) -> Any:
-    """Parse *path*; raise YamlError with the line libyaml complains about."""
+def load_bytes(data: bytes) -> Any:
+    """Parse a file's bytes; raise YamlError with the line libyaml complains about."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise YamlError(f"not valid UTF-8 (byte {exc.start})", None) from None
     return load_text(text)

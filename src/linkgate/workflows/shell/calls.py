@@ -30,6 +30,11 @@ def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, l
     hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
     rel = script_rel(ev, path.text, st) if path.known else None
     text = ev.host.read_script(rel) if ev.host is not None and rel is not None else None
+    if note_refused(ev, frame, line):
+        capture_fails(ev)
+        ev.emit(fields, st, frame, line, {})
+        st.status = "assumed"
+        return [st]
     if text is not None and len(text) > MAX_SCRIPT_CHARS:
         # The workflow itself is at most 500 KB (GitHub's limit); a script it
         # calls gets the same bound, so an 8 MB script costs no minute and no GB.
@@ -150,6 +155,8 @@ def run_make(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, lin
     try:
         texts = {k: v.text for k, v in child_env(st, prefix).items() if isinstance(v, Val)}
         recipes, problems = ev.host.make_recipes(argv, st.cwd, texts, ev.make_seen)
+        if note_refused(ev, frame, line):
+            problems = []  # each says only that the refused file is absent
         for message, cargo in problems:
             ev.problem(frame.file, line, message, message, cargo)
         if frame.depth >= MAX_DEPTH:
@@ -180,6 +187,8 @@ def run_tasks(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, li
     capture_fails(ev)
     st.status = "assumed"
     hop = f"{frame.file}:{line} {' '.join(argv)}"
+    if note_refused(ev, frame, line):
+        problems = []  # each says only that the refused file is absent
     for message, cargo in problems:
         ev.problem(frame.file, line, message, message, cargo)
     if frame.depth >= MAX_DEPTH:
@@ -250,6 +259,15 @@ def script_rel(ev: ShellEvaluator, name: str, st: State) -> str | None:
     text = ev.host.read_script(rel) if ev.host is not None else None
     first = text.split("\n", 1)[0] if text else ""
     return rel if first.startswith("#!") and ("sh" in first.rsplit("/", 1)[-1]) else None
+
+
+def note_refused(ev: ShellEvaluator, frame: Frame, line: int) -> bool:
+    """One unresolved note per file the host refused to read (outside the
+    repository, not a regular file, too large), at the line that asked for it."""
+    refused = ev.host.take_refused() if ev.host is not None else []
+    for rel, reason in refused:
+        ev.problem(frame.file, line, f"file {rel}", f"{rel}: {reason}; not read, so what it runs is unknown", True)
+    return bool(refused)
 
 
 def capture_fails(ev: ShellEvaluator) -> None:

@@ -29,6 +29,9 @@ class Host(Protocol):
 
     def read_script(self, rel: str) -> str | None: ...
 
+    def take_refused(self) -> list[tuple[str, str]]:
+        """(path, reason) of each file the host refused to read since the last call."""
+
     def make_recipes(
         self, argv: tuple[str, ...], cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]]
     ) -> tuple[list[Recipe], list[tuple[str, bool]]]: ...
