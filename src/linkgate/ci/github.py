@@ -17,7 +17,7 @@ from linkgate.ci.gitindex import GitIndex
 from linkgate.ci.linkersteps import linker_steps
 from linkgate.ci.splice import BEGIN, END, WorkflowText, filter_entry
 from linkgate.config import Config, Gate
-from linkgate.errors import ConfigError, UsageError
+from linkgate.errors import ConfigError, RefusedFile, UsageError
 
 TRIGGERS = ("every-pr", "paths", "schedule")
 
