@@ -17,6 +17,7 @@ from pathlib import Path
 
 from linkgate import repofs
 from linkgate.audit.classify import linker_of, target_dir
+from linkgate.audit.grouping import Entry, Group, groups
 from linkgate.audit.model import COMPILED_ONLY, AuditResult, Classified, RawFinding
 from linkgate.cargo.features import FeatureSet
 
@@ -103,26 +104,40 @@ def _of(fs: FeatureSet) -> str:
 def _never_linked(items: list[Classified], could: tuple[str, ...] = ()) -> Iterable[RawFinding]:
     sets = by_feature_set(items)
     linked = [fs for fs, users in sets.items() if any(c.links for c in users)]
+    entries: list[Entry] = []
     for fs, users in sorted(sets.items(), key=lambda kv: feature_set_key(kv[0])):
         # A set of a project the job clones is that project's business, not this repository's.
         if fs.unknown or fs.scope or any(c.links for c in users) or _covered(fs, linked):
             continue
         compiled = [c for c in users if c.exercise in ("checked", "linted", COMPILED_ONLY)]
-        if not compiled:
-            continue
-        first = min(compiled, key=lambda c: (c.inv.file, c.inv.line))
+        if compiled:
+            entries.append(Entry(fs, tuple(compiled), min(compiled, key=lambda c: (c.inv.file, c.inv.line))))
+    for group in groups(entries):
+        fs, first = group.entries[0].fs, group.entries[0].first
         flags = f"--features {','.join(fs.features)}" if fs.features else ""
         flags += " --no-default-features" if fs.no_default else ""
         flags = "--all-features" if fs.all else flags
         flags = " ".join(f"-p {name}" for name in fs.packages) + " " + flags if 0 < len(fs.packages) <= 3 else flags
+        sets_text, verb = _sets(group)
         yield RawFinding(
             "never-linked",
-            f"feature set `{fs.label}`{_of(fs)} is compiled by {_jobs(compiled)} but linked by no job"
+            f"{sets_text} {verb} compiled by {_jobs(c for e in group.entries for c in e.users)} but linked by no job"
             f"{_unless_text(could)}: cargo check and clippy never run the linker",
-            first.inv.file, first.inv.line, subject=fs.label, unless=could,
-            hint=f"link it in CI, e.g. `{' '.join(['cargo', 'test', '--no-run', *flags.split()])}`"
+            first.inv.file, first.inv.line, subject=", ".join(e.fs.label for e in group.entries), unless=could,
+            hint=f"link {'it' if verb == 'is' else 'them'} in CI, e.g. "
+            f"`{' '.join(['cargo', 'test', '--no-run', *flags.split()])}`"
             ", or add a linkgate gate for it and run it there (`linkgate ci github GATE --write`)",
+            sets=tuple(e.fs.qualified for e in group.entries), axis=group.axis,
         )
+
+
+def _sets(group: Group) -> tuple[str, str]:
+    """`feature set `a` of p` for one set; `feature sets `a`, `b` of p (matrix axis `f`: a, b)`."""
+    fs = group.entries[0].fs
+    if len(group.entries) == 1:
+        return f"feature set `{fs.label}`{_of(fs)}", "is"
+    labels = ", ".join(f"`{e.fs.label}`" for e in group.entries)
+    return (f"feature sets {labels}{_of(fs)} (matrix axis `{group.axis}`: {', '.join(group.values)})", "are")
 
 
 # How a trigger reads in a sentence when its name alone would mislead.
@@ -132,17 +147,23 @@ _EVENT_WORDS = {"push-tags": "push of tags", "push-branches": "push to branches 
 def _link_only_on_schedule(items: list[Classified], could: tuple[str, ...] = ()) -> Iterable[RawFinding]:
     linked = by_feature_set(c for c in items if c.links)
     seen = [fs for fs, users in linked.items() if any(c.trigger.pr_visible for c in users)]
+    entries: list[Entry] = []
     for fs, users in sorted(linked.items(), key=lambda kv: feature_set_key(kv[0])):
         if fs.unknown or fs.scope or any(c.trigger.pr_visible for c in users) or _covered(fs, seen):
             continue
-        first = min(users, key=lambda c: (c.inv.file, c.inv.line))
+        entries.append(Entry(fs, tuple(users), min(users, key=lambda c: (c.inv.file, c.inv.line))))
+    for group in groups(entries):
+        first = group.entries[0].first
+        users = [c for e in group.entries for c in e.users]
         events = sorted({_EVENT_WORDS.get(e, e) for c in users for e in c.trigger.events}) or ["never"]
+        sets_text, verb = _sets(group)
         yield RawFinding(
             "link-only-on-schedule",
-            f"feature set `{fs.label}`{_of(fs)} is linked only by {_jobs(users)} (on: {', '.join(events)})"
-            f"{_unless_text(could)}: a pull request can break its link unseen",
-            first.inv.file, first.inv.line, subject=fs.label, unless=could,
+            f"{sets_text} {verb} linked only by {_jobs(users)} (on: {', '.join(events)})"
+            f"{_unless_text(could)}: a pull request can break {'its' if verb == 'is' else 'their'} link unseen",
+            first.inv.file, first.inv.line, subject=", ".join(e.fs.label for e in group.entries), unless=could,
             hint="also link it on pull_request, path-filtered to its causal surface if it is slow",
+            sets=tuple(e.fs.qualified for e in group.entries), axis=group.axis,
         )
 
 

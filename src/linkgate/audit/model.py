@@ -90,6 +90,9 @@ class RawFinding:
     # Unread or partly read steps that could contradict a finding resting on an absence
     # (each `file:line (what, why)`): such a finding is at most a warning.
     unless: tuple[str, ...] = ()
+    # A grouped finding: every feature set it is about, and the matrix axis they differ along.
+    sets: tuple[str, ...] = ()
+    axis: str = ""
 
 
 @dataclass

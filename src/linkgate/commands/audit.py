@@ -180,7 +180,7 @@ def _report(result: Any, settled: Any, verbose: bool = False, show_coverage: boo
 def _finding_json(f: Any, level: str | None) -> dict[str, Any]:
     out = {"rule": f.rule, "level": level, "message": f.message, "file": f.file, "line": f.line,
            "subject": f.subject, "hint": f.hint, "paths": list(f.paths), "suggest": list(f.suggest),
-           "unless": list(f.unless)}
+           "unless": list(f.unless), "sets": list(f.sets), "axis": f.axis or None}
     if level is None:
         del out["level"]
     return out

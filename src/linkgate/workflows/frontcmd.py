@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 import tomllib
@@ -24,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from linkgate import repofs
-from linkgate.cargo import frontends
+from linkgate.cargo import frontends, manifests
+from linkgate.errors import RefusedFile
 from linkgate.cargo.subcommand import expand_aliases
 from linkgate.workflows import coverage
 
@@ -169,14 +171,11 @@ def note_mentions(repo: Path, done: Completed) -> tuple[coverage.Mention, ...]:
     if not done.unread_dir:
         return ()
     found: list[coverage.Mention] = []
-    top = repo.resolve()
     for path in sorted((repo / done.unread_dir / "src").rglob("*.rs"))[:_MAX_SCANNED]:
-        # Nothing is read outside the repository, whatever a symlink in it points at.
-        if path.is_symlink() or top not in path.resolve().parents:
-            continue
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            # The path guard: nothing is read outside the repository, whatever a symlink points at.
+            text = repofs.read_text(path, inside=repo, errors="replace")
+        except (OSError, RefusedFile):
             continue
         found += coverage.mentions(path.relative_to(repo).as_posix(), text)
         if len(found) >= coverage.MAX_MENTIONS:
@@ -193,3 +192,43 @@ def _package(args: list[str]) -> str | None:
         if word.startswith("--package="):
             return word.split("=", 1)[1]
     return None
+
+
+_WS_VALUE = {"--ignore"}
+
+
+def workspace_exec(repo: Path, argv: tuple[str, ...], cwd: str) -> list[tuple[tuple[str, ...], str]] | None:
+    """`cargo ws exec [--ignore GLOB] [--no-bail] [--ignore-private] CMD ARGS` (cargo-workspaces,
+    also `cargo workspaces exec`): CMD ARGS once in each member's directory, members whose
+    name matches an --ignore glob left out; None when *argv* is not that, or the workspace
+    cannot be read."""
+    words = [w for w in argv[1:] if not w.startswith("+")]
+    if frontends.program(argv) != "cargo" or words[:2] not in (["ws", "exec"], ["workspaces", "exec"]):
+        return None
+    rest = words[2:]
+    ignore: list[str] = []
+    while rest and rest[0].startswith("-"):
+        flag, eq, value = rest.pop(0).partition("=")
+        if flag in _WS_VALUE:
+            ignore.append(value if eq else (rest.pop(0) if rest else ""))
+    if not rest:
+        return None
+    try:
+        start = manifests.nearest(repo, repo / cwd)
+        if start is None:
+            return None
+        root = manifests.read(manifests.find_workspace_root(start, repo))
+        members = [manifests.read(d / "Cargo.toml") for d in manifests.member_dirs(root)]
+    except manifests.ManifestError:
+        return None
+    top = repo.resolve()
+    out: list[tuple[tuple[str, ...], str]] = []
+    for m in members:
+        if not m.name or any(fnmatch.fnmatchcase(m.name, g) for g in ignore):
+            continue
+        try:
+            rel = m.dir.resolve().relative_to(top).as_posix()
+        except ValueError:
+            continue
+        out.append((tuple(rest), "" if rel == "." else rel))
+    return out

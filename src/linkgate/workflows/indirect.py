@@ -23,7 +23,7 @@ from pathlib import Path
 
 from linkgate import repofs
 from linkgate.errors import RefusedFile
-from linkgate.workflows import tasks
+from linkgate.workflows import docker, tasks
 from linkgate.workflows.shell.state import Recipe
 
 _ASSIGN = re.compile(r"^(?:export\s+|override\s+)*([A-Za-z_][\w.-]*)\s*(::?=|:::=|\?=|\+=|=)\s*(.*)$")
@@ -63,6 +63,8 @@ class RepoHost:
         self._makefiles: dict[tuple[str, str | None], Makefile | None] = {}
         # Every file read since the caller last cleared it: the read coverage of one step.
         self.touched: list[str] = []
+        # Images the workflow being read builds from the repository (workflows.docker).
+        self.images: dict[str, docker.Image] = {}
 
     def read_script(self, rel: str) -> str | None:
         text = self._read(rel)
@@ -98,6 +100,11 @@ class RepoHost:
             self.touched.append(found.rel)
         # Command-line overrides change variables: each make gets its own copy.
         return None if found is None else Makefile(found.rel, dict(found.variables), found.rules, found.default)
+
+    def container_command(self, image: str, args: list[str]) -> list[str] | None:
+        """What `docker run IMAGE ARGS` runs when the workflow built IMAGE from a Dockerfile here."""
+        built = self.images.get(image)
+        return docker.run_command(self.read_script, built, args) if built is not None else None
 
     def task_recipes(self, argv: tuple[str, ...], cwd: str,
                      env: Mapping[str, str]) -> tuple[list[Recipe], list[tuple[str, bool]]] | None:

@@ -25,7 +25,7 @@ from typing import Any
 from linkgate.cargo import frontends
 from linkgate.cargo.cargoargs import installs_crate, parse as parse_cargo, subcommand_word
 from linkgate.cargo.subcommand import NOT_LINKING, known_name
-from linkgate.workflows import coverage, frontcmd, matrix, pwsh
+from linkgate.workflows import coverage, docker, frontcmd, joboutputs, matrix, pwsh
 from linkgate.workflows.coverage import CoverageLog, Gap, StepCoverage
 from linkgate.workflows.gates import GateCommand, GateSource, RunLine, run_line
 from linkgate.workflows.expr import ExprContext, condition, placeholders, render, runner_os, substitute, \
@@ -98,6 +98,10 @@ def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None, gates:
     scan = Scan()
     host = host or RepoHost(repo)
     gates = gates or GateSource(repo)
+    steps = [step for job in wf.jobs for step in job.steps]
+    host.images = docker.images_built((str(s.run) for s in steps if s.run is not None),
+                                      (s.with_ for s in steps if (s.uses or "").lower().startswith(
+                                          "docker/build-push-action")))
     for job in wf.jobs:
         # A job's `if:` is evaluated before its matrix exists (GitHub offers
         # only github, needs, vars and inputs there).
@@ -105,8 +109,10 @@ def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None, gates:
         if job_if is False:
             continue
         conds = () if job_if else (f"{wf.rel}:{job.line} job if: {job.if_}",)
-        combos = matrix.expand(job.matrix)
-        size = matrix.product_size(job.matrix)
+        # `fromJSON(needs.x.outputs.y)` of a literal job x writes is that literal.
+        job_matrix = joboutputs.resolve(wf, job)
+        combos = matrix.expand(job_matrix)
+        size = matrix.product_size(job_matrix)
         if size > matrix.MAX_COMBINATIONS:
             scan.note(wf.rel, job.line, f"matrix of {job.id}",
                       f"the matrix of job {job.id!r} makes {size:,} combinations, over GitHub's limit of "
@@ -315,7 +321,7 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
         ev.run_text(text, Frame(wf.rel, step.run.content_line), ev.new_shell(shell_env, cwd, False))
     carried.update(ev.github_env)
     found: list[ShellCommand] = []
-    for cmd in ev.commands:
+    for cmd in (c for raw in ev.commands for c in _each_member(host, raw)):
         cmd = _completed(host, cmd, scan)
         argv = " ".join(cmd.argv)
         if run_line(cmd.argv) is not None:
@@ -346,6 +352,15 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
             scan.gap(Gap(problem.file, problem.line, "", problem.message, problem.cargo),
                      problem.message if problem.cargo else None, cause=problem.cause)
     return found
+
+
+def _each_member(host: RepoHost, cmd: ShellCommand) -> list[ShellCommand]:
+    """`cargo ws exec CMD`: CMD once in each member's directory (workflows.frontcmd)."""
+    fanned = None if cmd.cwd_unknown else frontcmd.workspace_exec(host.repo, cmd.argv, cmd.cwd)
+    if fanned is None:
+        return [cmd]
+    hop = f"{cmd.file}:{cmd.line} {' '.join(cmd.argv)}"
+    return [replace(cmd, argv=argv, cwd=cwd, via=(*cmd.via, f"{hop} in {cwd or '.'}")) for argv, cwd in fanned]
 
 
 def _interpreted(host: RepoHost, cmd: ShellCommand, scan: Scan) -> None:

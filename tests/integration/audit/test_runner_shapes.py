@@ -79,3 +79,65 @@ def test_cargo_make_extend_env_conditions_and_task_env_and_just_builtins(tmp_pat
         ("never-linked", "cuda"), ("never-linked", "simd"), ("never-linked", "gpu"),
         ("unresolved", "{{env_var('FEATURES')}}"), ("unresolved", "${ON_CI}"),
     ]
+
+
+def test_launchers_wrappers_workspace_exec_and_an_earlier_action_name(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "launchers")
+    assert rows(doc) == [
+        (10, "maturin", "build", "linked", ["core: simd"], ""),  # uvx --from 'maturin[zig]'
+        (11, "maturin", "build", "linked", ["core: default"], ""),  # uv tool run maturin@1.7
+        (12, "maturin", "build", "linked", ["core: simd"], ""),  # pipx run --spec
+        (13, "napi", "build", "linked", ["core: default"], ""),  # npx @napi-rs/cli@2
+        (14, "cargo", "test", "tested", ["app: default"], ""),  # env
+        (15, "cargo", "build", "linked", ["app: default"], ""),  # time
+        (16, "cargo", "build", "linked", ["app: simd"], ""),  # nice -n 10
+        (17, "cargo", "test", "tested", ["core: default"], ""),  # timeout 30m
+        (18, "cargo", "test", "tested", ["core: simd"], ""),  # xvfb-run -a
+        (19, "cargo", "test", "tested", ["skip-me: default"], ""),  # sudo -E
+        (20, "cargo", "test", "tested", ["skip-me: simd"], ""),  # nix develop .#ci -c
+        # cargo ws exec: once in each member's directory, --ignore 'skip*' left out.
+        (21, "cargo", "check", "checked", ["app: simd"], "crates/app"),
+        (21, "cargo", "check", "checked", ["core: simd"], "crates/core"),
+        # messense/maturin-action is PyO3/maturin-action's earlier name.
+        (22, "maturin", "build", "linked", ["core: default"], ""),
+    ]
+    assert doc["findings"] == []
+    assert doc["coverage"]["totals"]["read"] == doc["coverage"]["totals"]["steps"]
+
+
+def test_docker_run_of_an_image_built_here_runs_its_entrypoint_script(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "docker-image")
+    assert [(f"{i['file']}:{i['line']}", i["argv"][1:], i["profile"], i["via"][0]) for i in doc["invocations"]] == [
+        # No arguments: ENTRYPOINT + CMD; the entrypoint is the repository's script COPY'd in.
+        ("scripts/entrypoint.sh:3", ["build", "--features", "gpu", "--release"], "release",
+         f"{WF}:11 ./scripts/entrypoint.sh --release"),
+        # Arguments replace CMD; `--entrypoint` (line 13) is not followed.
+        ("scripts/entrypoint.sh:3", ["build", "--features", "gpu", "--profile", "dev"], "dev",
+         f"{WF}:12 ./scripts/entrypoint.sh --profile dev"),
+    ]
+    assert doc["coverage"]["workflows"][0]["jobs"][0]["steps"][2]["followed"] == [
+        "docker/Dockerfile", "scripts/entrypoint.sh"]
+
+
+def test_matrices_from_a_job_output_literal_and_findings_grouped_along_one_axis(tmp_path: Path) -> None:
+    doc = audit(tmp_path, "matrix-output")
+    assert [(i["job"], i["argv"][1:], i["matrix"]) for i in doc["invocations"] if i["job"] != "lint"] == [
+        # `target: ${{ fromJSON(needs.plan.outputs.targets) }}`: three combinations, not one.
+        ("build", ["build", "--target", "x86_64-unknown-linux-gnu"], {"target": "x86_64-unknown-linux-gnu"}),
+        ("build", ["build", "--target", "aarch64-unknown-linux-gnu"], {"target": "aarch64-unknown-linux-gnu"}),
+        ("build", ["build", "--target", "riscv64gc-unknown-linux-gnu"], {"target": "riscv64gc-unknown-linux-gnu"}),
+        # The whole matrix from the output: `{"features": ["a", "b"]}`.
+        ("check", ["check", "--features", "a"], {"features": "a"}),
+        ("check", ["check", "--features", "b"], {"features": "b"}),
+    ]
+    found = [(f["line"], f["message"].split(" are compiled")[0], f["sets"], f["axis"]) for f in doc["findings"]]
+    assert found == [
+        (32, "feature sets `a`, `b` of planned (matrix axis `features`: a, b)", ["planned: a", "planned: b"],
+         "features"),
+        # runtime x tls: one finding per TLS back end, naming the runtime axis.
+        (41, "feature sets `native-tls,smol`, `native-tls,tokio` of planned (matrix axis `runtime`: smol, tokio)",
+         ["planned: native-tls,smol", "planned: native-tls,tokio"], "runtime"),
+        (41, "feature sets `rustls,smol`, `rustls,tokio` of planned (matrix axis `runtime`: smol, tokio)",
+         ["planned: rustls,smol", "planned: rustls,tokio"], "runtime"),
+    ]
+    assert {f["level"] for f in doc["findings"]} == {"error"}

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from linkgate.workflows.shell import calls
 from linkgate.workflows.shell.conditions import evaluate_test, from_words
-from linkgate.workflows.shell.dispatch import ShellEvaluator, register
+from linkgate.workflows.shell.dispatch import Host, ShellEvaluator, register
 from linkgate.workflows.shell.state import WORKSPACE, Frame, State
 from linkgate.workflows.shell.syntax import Assign, Command, Decl, Lit, Param, Word
 from linkgate.workflows.shell.words import EMPTY, MAX_VALUE, Scope, Val, Value, expand_joined, expand_word, join, unknown
@@ -91,7 +91,7 @@ def _to_github_env(ev: ShellEvaluator, output: Word, st: State, frame: Frame) ->
 def dispatch(ev: ShellEvaluator, fields: list[Val], rows: list[int], prefix: dict[str, Value], st: State, frame: Frame,
              heredoc: tuple[str, bool] | None = None) -> list[State]:
     """Run *fields*; *rows* gives each field's row, and the program's row is the command's line."""
-    fields = _unwrap(fields, prefix)
+    fields = _unwrap(fields, prefix, ev.host)
     if not fields:
         st.status = "assumed"
         return [st]
@@ -227,7 +227,7 @@ def _builtin(ev: ShellEvaluator, name: str, args: list[Val], st: State, frame: F
     return None
 
 
-def _unwrap(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
+def _unwrap(fields: list[Val], prefix: dict[str, Value], host: Host | None = None) -> list[Val]:
     while fields and fields[0].known:
         head = fields[0].text
         if head == "env":
@@ -242,7 +242,13 @@ def _unwrap(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
                     prefix[key] = Val(value, fields[0].causes)
                 fields = fields[1:]
         elif head in ("docker", "podman") and len(fields) > 2 and fields[1].text in ("run", "exec"):
-            fields = _container(fields, prefix)
+            fields = _container(fields, prefix, host)
+        elif head in _LAUNCHERS or (head == "uv" and [f.text for f in fields[1:3]] == ["tool", "run"]) \
+                or (head == "nix" and len(fields) > 1 and fields[1].text in ("develop", "shell")):
+            rest = _launched(head, fields)
+            if rest is None:
+                break
+            fields = rest
         elif head in _ENV_RUNNERS and len(fields) > 2 and fields[1].known and fields[1].text == "run":
             rest = _env_runner(fields[2:], _ENV_RUNNERS[head])
             if rest is None:
@@ -266,6 +272,44 @@ def _unwrap(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
     return fields
 
 
+# Launchers that fetch a tool and run it with the rest of the line (`uvx --from 'maturin[zig]'
+# maturin build`, `uv tool run`, `pipx run`, `npx`): the options of theirs that take a value.
+_LAUNCHERS: dict[str, set[str]] = {
+    "uvx": {"--from", "--with", "--with-requirements", "--with-editable", "-p", "--python", "--index",
+            "--index-url", "--extra-index-url", "--env-file", "-c", "--constraints"},
+    "pipx": {"--spec", "--python", "--pip-args", "--index-url"},
+    "npx": {"-p", "--package", "-c", "--call", "--cache", "--userconfig"},
+}
+# npm packages whose binary has another name.
+_NPX_BINARIES = {"@napi-rs/cli": "napi"}
+
+
+def _launched(head: str, fields: list[Val]) -> list[Val] | None:
+    """The command a launcher runs; None when it cannot be told (`nix develop` without `-c`)."""
+    if head == "nix":
+        # `nix develop [FLAKE] [OPTIONS] -c|--command PROG ARGS`: the rest runs in the dev shell.
+        i = next((k for k, f in enumerate(fields) if f.text in ("-c", "--command")), None)
+        return fields[i + 1:] if i is not None else None
+    rest = fields[3:] if head == "uv" else fields[1:]
+    takes = _LAUNCHERS["uvx" if head == "uv" else head]
+    if head == "pipx":
+        if not rest or rest[0].text != "run":
+            return None
+        rest = rest[1:]
+    while rest and rest[0].known and rest[0].text.startswith("-"):
+        flag, eq, _ = rest[0].text.partition("=")
+        if flag == "--":
+            rest = rest[1:]
+            break
+        rest = rest[2:] if flag in takes and not eq else rest[1:]
+    if rest and rest[0].known:
+        # `npx @napi-rs/cli@2 build`, `uvx maturin@1.7 build`: the tool, without its version.
+        text = rest[0].text
+        name = text.rsplit("@", 1)[0] if text.count("@") > text.startswith("@") else text
+        rest = [Val(_NPX_BINARIES.get(name, name), rest[0].causes), *rest[1:]]
+    return rest
+
+
 def _env_runner(rest: list[Val], takes: set[str]) -> list[Val] | None:
     """The command after ``poetry run``/``uv run``'s own options; None when an option moves the directory."""
     while rest and rest[0].known and rest[0].text.startswith("-"):
@@ -278,13 +322,16 @@ def _env_runner(rest: list[Val], takes: set[str]) -> list[Val] | None:
     return rest
 
 
-def _container(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
-    """``docker run [opts] IMAGE CMD...``: the command, with ``-e`` variables.
+def _container(fields: list[Val], prefix: dict[str, Value], host: Host | None = None) -> list[Val]:
+    """``docker run [opts] IMAGE CMD...``: the command, with ``-e`` variables; for an image
+    the workflow builds from the repository, its entrypoint (``Host.container_command``).
 
     CI mounts the checkout and works in it, so the directory is kept."""
     rest = fields[2:]
+    own_entrypoint = False
     while rest and rest[0].known and rest[0].text.startswith("-"):
         flag, eq, value = rest[0].text.partition("=")
+        own_entrypoint = own_entrypoint or flag == "--entrypoint"
         takes = flag in _CONTAINER_VALUE and not eq
         if flag in ("-e", "--env") and (eq or len(rest) > 1):
             setting = Val(value, rest[0].causes) if eq else rest[1]
@@ -292,6 +339,11 @@ def _container(fields: list[Val], prefix: dict[str, Value]) -> list[Val]:
             if has:
                 prefix[key] = Val(text, setting.causes)
         rest = rest[2:] if takes else rest[1:]
+    if host is not None and fields[1].text == "run" and rest and not own_entrypoint \
+            and all(f.known for f in rest):
+        found = host.container_command(rest[0].text, [f.text for f in rest[1:]])
+        if found is not None:
+            return [Val(word) for word in found]
     return rest[1:] if rest else []  # the image (or, for exec, the container) goes
 
 

@@ -36,6 +36,9 @@ class Host(Protocol):
         self, argv: tuple[str, ...], cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]]
     ) -> tuple[list[Recipe], list[tuple[str, bool]]]: ...
 
+    def container_command(self, image: str, args: list[str]) -> list[str] | None:
+        """What `docker run IMAGE ARGS` runs, when the image is one the workflow builds here."""
+
     def task_recipes(self, argv: tuple[str, ...], cwd: str,
                      env: Mapping[str, str]) -> tuple[list[Recipe], list[tuple[str, bool]]] | None:
         """The lines a task runner (just, cargo make, npm run) runs; None when *argv* is no task runner."""
