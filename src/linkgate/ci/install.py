@@ -1,7 +1,8 @@
 """What a generated CI job pip-installs linkgate from.
 
 In order: ``--install SPEC``, else ``[ci] install`` in the configuration, else
-how the running linkgate was installed, as pip recorded it in the
+the wheel ``linkgate vendor`` keeps in the repository (ci/vendor.py), checked
+by its sha256 before it is installed, else how the running linkgate was installed, as pip recorded it in the
 distribution's ``direct_url.json`` (PEP 610). A job must install a source that
 exists and cannot move: a git install becomes its commit id (never the branch
 or tag that was asked for), an archive keeps its hash, and an install from a
@@ -26,7 +27,8 @@ _HOW_TO_CHOOSE = ("set [ci] install = \"SPEC\" in {config} or pass --install SPE
 @dataclass(frozen=True)
 class InstallSource:
     spec: str     # the argument to `pip install`
-    origin: str   # "--install", "[ci] install", or how this linkgate was installed
+    origin: str   # "--install", "[ci] install", "vendored", or how this linkgate was installed
+    sha256: str | None = None  # a vendored wheel's hash: the job checks it before installing
 
 
 def resolve(cfg: Config, option: str | None) -> InstallSource:
@@ -37,6 +39,11 @@ def resolve(cfg: Config, option: str | None) -> InstallSource:
         return InstallSource(option, "--install")
     if cfg.ci.install is not None:
         return InstallSource(cfg.ci.install, "[ci] install")
+    from linkgate.ci.vendor import read_lock
+
+    vendored = read_lock(cfg.root)
+    if vendored is not None:
+        return InstallSource(vendored.path, "vendored", vendored.sha256)
     installed = installed_distribution()
     hint = _HOW_TO_CHOOSE.format(config=cfg.path.name)
     if installed is None:
@@ -116,3 +123,56 @@ def _path(url: str) -> str:
 
     parts = urlsplit(url)
     return str(Path(unquote(parts.path))) if parts.scheme == "file" else url
+
+
+def index_risk(spec: str) -> str | None:
+    """Why installing *spec* from a package index may not install this linkgate, or None.
+
+    linkgate is published on no package index (FACTS.md, 2026-12-01): a job that runs
+    ``pip install linkgate==V`` fails today, and would install whatever anyone later
+    uploads under the name. Only a spec pinned to the running version of a linkgate
+    that pip itself installed from an index is known to name a real distribution."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        req = Requirement(spec)
+    except InvalidRequirement:
+        return None  # a URL: pinned by commit or hash (config.install_spec_problem)
+    if req.url or req.name.lower() != "linkgate":
+        return None
+    installed = installed_distribution()
+    pins = [s for s in req.specifier if s.operator in ("==", "===")]
+    if installed is not None and installed[0] is None and pins and all(s.version == installed[1] for s in pins):
+        return None
+    running = installed[1] if installed is not None else "unknown"
+    if not pins:
+        return (f"not pinned to one version (this linkgate is {running}): the job would install whatever "
+                "the index holds under the name linkgate, which nobody here has published")
+    return (f"names a package index release that cannot be shown to be this linkgate ({running}, not installed "
+            "from an index): the job fails if no such release exists, or installs whoever registers the name")
+
+
+def build_source() -> tuple[str, str]:
+    """(what to hand `pip wheel`, how to say it) for the running linkgate (`linkgate vendor`):
+    the source tree of an editable or local install, else the pinned spec a job would install."""
+    installed = installed_distribution()
+    if installed is None:
+        raise UsageError("the running linkgate is not an installed distribution, so there is nothing to build "
+                         "a wheel from", hint="install linkgate (pip install -e . in its checkout), then vendor")
+    direct_url, version = installed
+    if direct_url is None:
+        return f"linkgate=={version}", f"linkgate {version} from the package index"
+    try:
+        data = json.loads(direct_url)
+    except json.JSONDecodeError:
+        data = None
+    url = data.get("url") if isinstance(data, dict) else None
+    if not isinstance(url, str):
+        raise UsageError("the linkgate distribution's direct_url.json has no url: cannot tell what to build")
+    if isinstance(data, dict) and isinstance(data.get("dir_info"), dict) and url.startswith("file://"):
+        from urllib.parse import unquote, urlsplit
+
+        source = str(Path(unquote(urlsplit(url).path)))
+        return source, "a local linkgate source tree"
+    spec, origin = from_direct_url(direct_url, version, "reinstall linkgate from a pinned source")
+    return spec, origin

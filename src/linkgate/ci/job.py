@@ -36,6 +36,7 @@ class JobSpec:
     filter_job: str | None = None  # the job whose outputs carry the paths filter
     submodules: bool = False       # the repository has submodules the build may need
     lockfile_tracked: bool = True  # a Cargo.lock is committed, so it can key the cache
+    install_sha256: str | None = None  # a vendored wheel (a path in the checkout): its hash, checked first
 
 
 def job_id(gate: Gate) -> str:
@@ -56,15 +57,22 @@ def output_ref(prefix: str, name: str) -> str:
     return f"{prefix}['{name.replace(chr(39), chr(39) * 2)}']"
 
 
-def install_step(install: str) -> dict[str, Any]:
+def install_step(install: str, sha256: str | None = None) -> dict[str, Any]:
     # A venv of its own: Debian's system Python refuses `pip install` (PEP 668)
     # and a self-hosted runner's Python is shared with other jobs. The spec is
     # shell-quoted; config.install_spec_problem already refused `${{`, line
-    # breaks and a leading `-`, which quoting cannot defuse.
+    # breaks and a leading `-`, which quoting cannot defuse. A vendored wheel
+    # (ci/vendor.py: a checked file name under the checkout) is installed only
+    # after its bytes match the lock's sha256.
+    check = ""
+    spec = shlex.quote(install)
+    if sha256 is not None:
+        check = f'echo "{sha256}  {install}" | sha256sum --check --strict -\n'
+        spec = shlex.quote(f"./{install}")
     return {
         "name": "Install linkgate",
-        "run": 'python3 -m venv "$RUNNER_TEMP/linkgate"\n'
-        f'"$RUNNER_TEMP/linkgate/bin/pip" install --quiet {shlex.quote(install)}\n'
+        "run": check + 'python3 -m venv "$RUNNER_TEMP/linkgate"\n'
+        f'"$RUNNER_TEMP/linkgate/bin/pip" install --quiet {spec}\n'
         'echo "$RUNNER_TEMP/linkgate/bin" >> "$GITHUB_PATH"\n',
     }
 
@@ -151,7 +159,7 @@ def gate_job(spec: JobSpec, matrix: bool = False) -> dict[str, Any]:
     if gate.env:
         job["env"] = dict(gate.env)
     report = f"linkgate-{jid}.json"
-    steps = [checkout_step(submodules=spec.submodules), install_step(spec.install),
+    steps = [checkout_step(submodules=spec.submodules), install_step(spec.install, spec.install_sha256),
              *linker_steps(gate, matrix=matrix).steps, *target_dir_steps(spec),
              *provision_steps(gate),
              {"name": f"Link {gate.name}",
@@ -203,7 +211,7 @@ def matrix_jobs(spec: JobSpec) -> dict[str, Any]:
         "runs-on": "ubuntu-latest",
         "permissions": {"contents": "read"},
         "outputs": {"matrix": "${{ steps.plan.outputs.matrix }}"},
-        "steps": [checkout_step(), install_step(spec.install),
+        "steps": [checkout_step(), install_step(spec.install, spec.install_sha256),
                   {"id": "plan", "run": f'echo "matrix=$(linkgate matrix {gate.name})" >> "$GITHUB_OUTPUT"\n'}],
     })
     leg = gate_job(spec, matrix=True)
@@ -240,7 +248,9 @@ def matrix_jobs(spec: JobSpec) -> dict[str, Any]:
         "runs-on": "ubuntu-latest",
         "permissions": {"contents": "read"},
         "env": {"LINKGATE_MATRIX": f"${{{{ needs.{plan_id}.outputs.matrix }}}}"},
-        "steps": [install_step(spec.install),
+        # A vendored wheel is a file of the checkout: this job checks it out too.
+        "steps": [*([checkout_step()] if spec.install_sha256 else []),
+                  install_step(spec.install, spec.install_sha256),
                   {"uses": pins.uses("actions/download-artifact"),
                    "with": {"pattern": f"linkgate-{jid}-*", "path": "legs"}},
                   {"name": "One verdict from every leg",

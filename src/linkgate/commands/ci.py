@@ -40,11 +40,13 @@ def command() -> None:
 @click.option("--history", "history", type=click.Path(dir_okay=False), default=None,
               help="History database for cost and controls (default: .linkgate/history.sqlite, or $LINKGATE_HISTORY); "
               "with --check, also compare the measured facts against it.")
+@click.option("--strict", is_flag=True,
+              help="Refuse an install spec from a package index that cannot be shown to be this linkgate.")
 @config_option
 @repo_option
 def github(gate: str, workflow: str, trigger: str, repository: str | None, after: str | None,
            matrix: bool, mode: str | None, install: str | None, history: str | None,
-           config_path: str | None, repo: str | None) -> int:
+           config_path: str | None, repo: str | None, strict: bool = False) -> int:
     """Print (default), --write or --check the GitHub Actions job for GATE."""
     from linkgate import config as config_mod
     from linkgate.ci import facts as facts_mod
@@ -58,12 +60,23 @@ def github(gate: str, workflow: str, trigger: str, repository: str | None, after
     if repository is not None:
         check_repository(repository, "--repository")
     source = install_mod.resolve(cfg, install)
-    if source.origin not in ("--install", "[ci] install"):
+    if source.origin == "vendored":
+        sys.stderr.write(f"linkgate: note: the job installs the vendored wheel {source.spec}, checked by its sha256 "
+                         "(`linkgate vendor --check` keeps the lock true)\n")
+    elif source.origin not in ("--install", "[ci] install"):
         sys.stderr.write(f"linkgate: note: the job installs linkgate from {source.spec}, as this linkgate was "
                          f"installed ({source.origin}); set [ci] install or pass --install to choose\n")
+    risk = install_mod.index_risk(source.spec)
+    if risk is not None:
+        if strict:
+            raise UsageError(f"install spec {source.spec!r}: {risk}",
+                             hint="vendor this linkgate (`linkgate vendor`) or pin a git commit with --install")
+        sys.stderr.write(f"linkgate: warning: install spec {source.spec!r}: {risk}; `linkgate vendor` keeps the "
+                         "exact wheel in the repository (--strict refuses this spec)\n")
     opts = gh.Options(
         workflow=inside_repository(cfg.root, cfg.root / workflow, "--workflow"), trigger=kind, cron=cron,
         repository=repository or _remote_repository(cfg.root), after=after, install=source.spec,
+        install_sha256=source.sha256,
         matrix=matrix, keep_measured=mode == "check" and history is None,
     )
     if mode != "write":

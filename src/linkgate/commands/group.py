@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ci": ("linkgate.commands.ci", "Write a gate's CI job into a workflow (ci github)."),
     "matrix": ("linkgate.commands.matrix", "Print the (gate, linker, runs-on) legs for a CI matrix."),
     "env-from": ("linkgate.commands.env_from", "Write a script's `export VAR=value` lines to $GITHUB_ENV."),
+    "vendor": ("linkgate.commands.vendor", "Keep this linkgate's wheel in the repository for the CI job to install."),
 }
 
 
@@ -46,6 +47,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "surface": ("linkgate surface xla-link --static", "linkgate surface xla-link --check-filter --repo ../rtcore"),
     "audit": ("linkgate audit", "linkgate audit --repo ../rtcore -f markdown -o audit.md"),
     "demo": ("linkgate demo", "linkgate demo --keep", "linkgate demo --copy nativelink"),
+    "vendor": ("linkgate vendor", "linkgate vendor --check"),
     "cost": ("linkgate cost", "linkgate cost xla-link --budget-minutes-per-pr 10 -f markdown"),
     "history": ("linkgate history import legs/*/linkgate-leg.json",),
     "history import": ("linkgate history import legs/*/linkgate-leg.json",

@@ -73,7 +73,10 @@ def test_readme_walkthrough_runs(tmp_path: Path) -> None:
     jobs = yaml.safe_load(wf.read_text())["jobs"]
     assert set(jobs) == {"check", "nativelink"}
     steps = " ".join(str(s.get("run", "")) for s in jobs["nativelink"]["steps"])
-    assert "git+https://github.com/example/linkgate@0123456789abcdef0123456789abcdef01234567" in steps
+    # It installs the vendored wheel, after checking the sha256 the lock records.
+    lock = tomllib.loads((ws / ".github" / "linkgate" / "linkgate.lock").read_text())
+    assert f'echo "{lock["sha256"]}  .github/linkgate/{lock["wheel"]}" | sha256sum --check --strict -' in steps
+    assert f"install --quiet ./.github/linkgate/{lock['wheel']}" in steps
     assert "linkgate run nativelink" in steps
     assert actionlint(ws, wf) == []
     assert [r[:2] for r in ran][:3] == [["linkgate", "demo"], ["linkgate", "init"], ["linkgate", "run"]]

