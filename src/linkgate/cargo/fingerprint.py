@@ -32,6 +32,9 @@ class RerunRecord:
     env_vars: tuple[str, ...]
     any_change: bool  # no rerun-if-* lines: any file in the package reruns it
     mtime: float
+    # Each rerun-if-env-changed variable with the value cargo saw when the script ran
+    # (None: unset): the record of which branch an env-guarded script took.
+    env_values: tuple[tuple[str, str | None], ...] = ()
 
 
 def package_of(dirname: str) -> str | None:
@@ -51,6 +54,7 @@ def read_run_record(path: Path, profile_root: Path) -> RerunRecord | None:
         return None
     paths: list[str] = []
     env: list[str] = []
+    values: list[tuple[str, str | None]] = []
     output: Path | None = None
     any_change = True
     for item in data.get("local") or []:
@@ -68,13 +72,16 @@ def read_run_record(path: Path, profile_root: Path) -> RerunRecord | None:
                 output = profile_root.joinpath(*parts[-4:]) if len(parts) >= 4 else profile_root / rec["output"]
         elif "RerunIfEnvChanged" in item:
             any_change = False
-            env.append(str(item["RerunIfEnvChanged"].get("var")))
+            rec = item["RerunIfEnvChanged"]
+            env.append(str(rec.get("var")))
+            val = rec.get("val")
+            values.append((str(rec.get("var")), val if isinstance(val, str) else None))
     if output is None:
         # Only a RerunIfChanged entry names the output file; a script that printed
         # just rerun-if-env-changed (every cc-built -sys crate) has none. The run
         # unit's build directory has the fingerprint directory's name.
         output = path.parents[2] / "build" / path.parent.name / "output"
-    return RerunRecord(package, path.parent, output, tuple(paths), tuple(env), any_change, mtime)
+    return RerunRecord(package, path.parent, output, tuple(paths), tuple(env), any_change, mtime, tuple(values))
 
 
 def record_for_out_dir(out_dir: str | Path) -> RerunRecord | None:

@@ -15,7 +15,7 @@ from linkgate.report.markdown import code
 if TYPE_CHECKING:
     from linkgate.coverage.status import Coverage
 
-_STYLE = {"covered": "green", "never-linked": "bold red", "never-selected": "red"}
+_STYLE = {"covered": "green", "indistinct": "yellow", "never-linked": "bold red", "never-selected": "red"}
 
 
 def _human(report: Report, console: Any) -> None:
@@ -34,7 +34,9 @@ def _human(report: Report, console: Any) -> None:
                           f"{escape(b['runner'] or 'unknown runner')} at {escape(b['date'])} {escape(commit)}",
                           highlight=False)
         if r["status"] != "covered":
-            if r["selected_by"]:
+            if r["status"] == "indistinct":
+                why = f"{r['indistinct_runs']} linked run(s) printed its directives, but {r['cannot_tell']}"
+            elif r["selected_by"]:
                 why = f"selected by gate {', '.join(r['selected_by'])}, never linked"
             elif r["selectable_by"]:
                 why = f"no gate's env selects it; gate {', '.join(r['selectable_by'])} could"
@@ -57,7 +59,9 @@ def _markdown(report: Report) -> str:
 def _findings(cov: Coverage) -> list[Finding]:
     out = []
     for item in cov.gaps:
-        if item.status == "never-linked":
+        if item.status == "indistinct":
+            msg = f"link recipe {item.recipe.name!r} cannot be told apart in the recorded runs: {item.cannot_tell}"
+        elif item.status == "never-linked":
             msg = f"link recipe {item.recipe.name!r} was never linked by a recorded run"
         else:
             msg = f"link recipe {item.recipe.name!r} is selected by no gate's env, target or features"
@@ -80,6 +84,7 @@ def command(suggest: bool, comment: bool, history: str | None, config_path: str 
 
     \b
     covered         a run with verdict `linked` had the recipe active
+    indistinct      a linked run printed its directives, but another branch prints them too
     never-linked    some gate selects it (or a run had it active), but no run linked it
     never-selected  no gate's env, target or features selects it
     """

@@ -80,10 +80,12 @@ def command(
                 continue
             for res in _run_linkers(cfg, gate, linkers, force_link, progress):
                 if cfg.recipes and res.build_scripts:
-                    from linkgate.coverage.printed import printed_recipes
+                    from linkgate.coverage.printed import indistinct_warning, printed_recipes
 
                     # Coverage rests on what the build scripts printed, not on the prediction.
-                    res.recipes = printed_recipes(cfg, res.build_scripts, res.recipes)
+                    printed = printed_recipes(cfg, res.build_scripts, res.recipes)
+                    res.recipes, res.recipes_indistinct = printed.active, printed.indistinct
+                    res.warnings += [indistinct_warning(cfg, name) for name in printed.indistinct]
                 progress.note(f"{gate.name} [{res.linker}]: {res.verdict} ({res.duration_s:.1f} s)")
                 results.append(res)
         history.add_results(results)

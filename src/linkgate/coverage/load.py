@@ -13,6 +13,7 @@ def load_coverage(config: Config, history: str | None = None) -> tuple[Coverage,
     then ``.linkgate/history.sqlite`` next to the configuration. A missing file reads as
     empty and is not created: a typo in ``--history`` must not leave a stray database."""
     from linkgate.gate.recipes import selectable_by, selected_by
+    from linkgate.coverage.printed import cannot_tell
     from linkgate.coverage.status import coverage
     from linkgate.history.store import History, history_path, warn_skipped
 
@@ -22,8 +23,10 @@ def load_coverage(config: Config, history: str | None = None) -> tuple[Coverage,
         with History.open(path, readonly=True) as store:
             runs = store.runs()
             warn_skipped(store)
+    told = {name for r in runs for name in r.indistinct}
     return coverage(
         config.recipes, runs,
         {r.name: selected_by(config, r) for r in config.recipes},
         {r.name: selectable_by(config, r) for r in config.recipes},
+        {r.name: cannot_tell(config.root, r) for r in config.recipes if r.name in told},
     ), runs

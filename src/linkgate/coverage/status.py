@@ -1,4 +1,4 @@
-"""Each recipe's coverage from recorded runs: covered, never-linked or never-selected.
+"""Each recipe's coverage from recorded runs: covered, indistinct, never-linked or never-selected.
 
 Pure over ``RunRecord``s, so history from any runner merges into one answer.
 Only ``run`` rows count: a negative control's link is meant to fail, and a
@@ -17,6 +17,9 @@ from linkgate.report.markdown import code
 
 SCHEMA = "linkgate.coverage/1"
 COVERED = "covered"
+# A linked run printed this branch's directives, but another branch prints them too and no
+# recorded value said which ran: not covered, and not known to be a gap either.
+INDISTINCT = "indistinct"
 NEVER_LINKED = "never-linked"
 NEVER_SELECTED = "never-selected"
 
@@ -42,6 +45,8 @@ class RecipeCoverage:
     selected_by: tuple[str, ...]      # configured gates whose env, target and features select it
     selectable_by: tuple[str, ...]    # configured gates whose target and features allow it
     active_runs: int                  # recorded runs that had it active, linked or not
+    indistinct_runs: int = 0          # linked runs that printed its directives but could not tell it apart
+    cannot_tell: str = ""             # why, and which evidence would (coverage/printed.py)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -53,6 +58,8 @@ class RecipeCoverage:
             "selectable_by": list(self.selectable_by),
             "active_runs": self.active_runs,
             "linked_by": [b.to_dict() for b in self.linked_by],
+            "indistinct_runs": self.indistinct_runs,
+            **({"cannot_tell": self.cannot_tell} if self.status == INDISTINCT else {}),
         }
 
 
@@ -85,6 +92,7 @@ def coverage(
     runs: Sequence[RunRecord],
     selected_by: Mapping[str, Sequence[str]],
     selectable_by: Mapping[str, Sequence[str]],
+    cannot_tell: Mapping[str, str] | None = None,
 ) -> Coverage:
     """*selected_by* / *selectable_by* map a recipe name to configured gate names
     (``linkgate.gate.recipes.selected_by`` / ``selectable_by``).
@@ -96,9 +104,13 @@ def coverage(
     # Each run filed under the recipes it had active, once: scanning every run per
     # recipe made 100 recipes over 100,000 runs ten million steps.
     by_recipe: dict[str, list[RunRecord]] = {}
+    unclear: dict[str, int] = {}
     for run in link_runs:
         for active_name in dict.fromkeys(run.recipes):
             by_recipe.setdefault(active_name, []).append(run)
+        if run.verdict == "linked":
+            for unclear_name in dict.fromkeys(run.indistinct):
+                unclear[unclear_name] = unclear.get(unclear_name, 0) + 1
     out = []
     for recipe in recipes:
         latest: dict[tuple[str, str, str | None], RunRecord] = {}
@@ -118,11 +130,14 @@ def coverage(
         could = tuple(selectable_by.get(recipe.name, ()))
         if by:
             status = COVERED
+        elif unclear.get(recipe.name):
+            status = INDISTINCT
         elif could or gates or active:
             status = NEVER_LINKED
         else:
             status = NEVER_SELECTED
-        out.append(RecipeCoverage(recipe, status, by, gates, could, active))
+        out.append(RecipeCoverage(recipe, status, by, gates, could, active, unclear.get(recipe.name, 0),
+                                  (cannot_tell or {}).get(recipe.name, "")))
     runners = sorted({name for r in link_runs if (name := runner_of(r)) is not None})
     return Coverage(tuple(out), len(link_runs), tuple(runners))
 
@@ -149,7 +164,10 @@ def comment_block(cov: Coverage) -> str:
     ]
     for item in gaps:
         where = f" ({code(item.recipe.location)})" if item.recipe.location else ""
-        if item.status == NEVER_LINKED:
+        if item.status == INDISTINCT:
+            why = (f"{item.indistinct_runs} linked run{'s' if item.indistinct_runs != 1 else ''} printed its "
+                   f"directives, but {item.cannot_tell or 'another branch prints them too'}")
+        elif item.status == NEVER_LINKED:
             why = "no recorded run on any runner linked with it active"
             if item.active_runs:
                 why += f" ({item.active_runs} selected it and did not link)"

@@ -86,6 +86,9 @@ class GateResult:
     link_s: float | None = None          # None: no wrapper recorded this run's links
     directives_digest: str | None = None
     recipes: tuple[str, ...] = ()
+    # Recipes whose branch's directives the build printed, but another branch prints them
+    # too and no recorded value decides (coverage/printed.py): never counted as active.
+    recipes_indistinct: tuple[str, ...] = ()
     context: measure.RunContext | None = None
     # Every link passed; archive-order = "fail" made it a failure (cargo did not stop at it).
     archive_order_failed: bool = field(default=False, repr=False)
@@ -134,7 +137,8 @@ class GateResult:
             "cold": self.cold, "units_fresh": self.units_fresh,
             "link_s": None if self.link_s is None else round(self.link_s, 4),
             "compile_s": None if self.compile_s is None else round(self.compile_s, 4),
-            "recipes": list(self.recipes), "directives_digest": self.directives_digest,
+            "recipes": list(self.recipes), "recipes_indistinct": list(self.recipes_indistinct),
+            "directives_digest": self.directives_digest,
         }
 
 

@@ -36,3 +36,6 @@ class RunRecord:
     control: str | None = None       # prove rows: the control's name
     links: tuple[dict[str, object], ...] = field(default=())  # per-artifact link records (wrapper)
     dirty: bool | None = None        # tracked files differed from ``commit``; None: not known (older rows)
+    # Recipes whose branch's directives the run printed but another branch prints too, with no
+    # recorded value to decide (coverage/printed.py): not active, and never "covered" by this row.
+    indistinct: tuple[str, ...] = ()

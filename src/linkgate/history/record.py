@@ -31,7 +31,7 @@ def from_result(r: GateResult, context: RunContext | None = None) -> RunRecord:
         dirty=ctx.dirty if ctx else None,
         runner=ctx.runner if ctx else None, host=ctx.host if ctx else None,
         compile_s=r.compile_s, link_s=r.link_s, units_rebuilt=r.units_compiled, units_fresh=r.units_fresh,
-        cold=r.cold, forced_relink=r.forced_relink, recipes=r.recipes,
+        cold=r.cold, forced_relink=r.forced_relink, recipes=r.recipes, indistinct=r.recipes_indistinct,
         directives_digest=r.directives_digest, links=tuple(r.links),
     )
 
@@ -74,7 +74,7 @@ _REQUIRED: dict[str, type | tuple[type, ...]] = {
 _OPTIONAL: dict[str, type | tuple[type, ...]] = {
     "runner": str, "host": str, "commit": str, "branch": str, "cold": bool, "forced_relink": bool, "dirty": bool,
     "link_s": (int, float), "compile_s": (int, float), "units_compiled": int, "units_fresh": int,
-    "directives_digest": str, "recipes": list, "links": list,
+    "directives_digest": str, "recipes": list, "recipes_indistinct": list, "links": list,
 }
 
 
@@ -117,6 +117,9 @@ def _from_item(item: Any, where: str) -> RunRecord:
     recipes = item.get("recipes") or []
     if not all(isinstance(x, str) for x in recipes):
         raise DocumentError(f"{where}.recipes: not a list of names")
+    indistinct = item.get("recipes_indistinct") or []
+    if not all(isinstance(x, str) for x in indistinct):
+        raise DocumentError(f"{where}.recipes_indistinct: not a list of names")
     links = item.get("links") or []
     if not all(isinstance(x, dict) for x in links):
         raise DocumentError(f"{where}.links: not a list of objects")
@@ -128,6 +131,7 @@ def _from_item(item: Any, where: str) -> RunRecord:
         compile_s=_float(item.get("compile_s")), link_s=_float(item.get("link_s")),
         units_rebuilt=item.get("units_compiled"), units_fresh=item.get("units_fresh"),
         cold=item.get("cold"), forced_relink=item.get("forced_relink"), recipes=tuple(recipes),
+        indistinct=tuple(indistinct),
         directives_digest=item.get("directives_digest"), links=tuple(links),
     )
 

@@ -64,13 +64,18 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         "dirty column: tracked files differed from the commit",
         "ALTER TABLE runs ADD COLUMN dirty INTEGER",
     ),
+    (
+        # Rows written before it stay NULL: no recipe was told indistinct then.
+        "indistinct column: recipes a run printed the directives of but could not tell apart",
+        "ALTER TABLE runs ADD COLUMN indistinct TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
 _COLUMNS = (
     "run_id", "kind", "gate", "linker", "verdict", "started_at", "wall_s", "commit_sha", "branch",
     "runner", "host", "compile_s", "link_s", "units_rebuilt", "units_fresh", "cold", "forced_relink",
-    "recipes", "directives_digest", "control", "links", "dirty",
+    "recipes", "directives_digest", "control", "links", "dirty", "indistinct",
 )
 
 
@@ -403,7 +408,7 @@ def _row(r: RunRecord) -> tuple[Any, ...]:
         r.run_id, r.kind, r.gate, r.linker, r.verdict, r.started_at, r.wall_s, r.commit, r.branch,
         r.runner, r.host, r.compile_s, r.link_s, r.units_rebuilt, r.units_fresh, _bool(r.cold),
         _bool(r.forced_relink), json.dumps(list(r.recipes)), r.directives_digest, r.control,
-        json.dumps(list(r.links)), _bool(r.dirty),
+        json.dumps(list(r.links)), _bool(r.dirty), json.dumps(list(r.indistinct)) if r.indistinct else None,
     )
 
 
@@ -432,16 +437,18 @@ def _sample(row: tuple[Any, ...]) -> CostSample:
 
 def _record(row: tuple[Any, ...]) -> RunRecord:
     (run_id, kind, gate, linker, verdict, started_at, wall_s, commit, branch, runner, host, compile_s,
-     link_s, rebuilt, fresh, cold, forced, recipes, digest, control, links, dirty) = row
+     link_s, rebuilt, fresh, cold, forced, recipes, digest, control, links, dirty, indistinct) = row
     if not (all(isinstance(v, str) for v in (run_id, kind, gate, linker, verdict, started_at))
             and _is_num(wall_s, False) and _is_num(compile_s) and _is_num(link_s)
             and all(_is_str(v) for v in (commit, branch, runner, host, digest, control))
             and all(v is None or (isinstance(v, int) and not isinstance(v, bool))
                     for v in (rebuilt, fresh, cold, forced, dirty))
-            and isinstance(recipes, str) and isinstance(links, str)):
+            and isinstance(recipes, str) and isinstance(links, str) and _is_str(indistinct)):
         raise ValueError(f"run {run_id!r} has a value of the wrong type")
     recipes_list, links_list = json.loads(recipes), json.loads(links)
+    indistinct_list = json.loads(indistinct) if indistinct is not None else []
     if not (isinstance(recipes_list, list) and all(isinstance(x, str) for x in recipes_list)
+            and isinstance(indistinct_list, list) and all(isinstance(x, str) for x in indistinct_list)
             and isinstance(links_list, list) and all(isinstance(x, dict) for x in links_list)):
         raise ValueError(f"run {run_id!r} has recipes or links that are not lists")
     return RunRecord(
@@ -450,6 +457,6 @@ def _record(row: tuple[Any, ...]) -> RunRecord:
         link_s=link_s, units_rebuilt=rebuilt, units_fresh=fresh,
         cold=None if cold is None else bool(cold), forced_relink=None if forced is None else bool(forced),
         recipes=tuple(recipes_list), directives_digest=digest, control=control,
-        dirty=None if dirty is None else bool(dirty),
+        dirty=None if dirty is None else bool(dirty), indistinct=tuple(indistinct_list),
         links=tuple(links_list),
     )
