@@ -1,6 +1,6 @@
 """Recall of cargo invocations and precision of findings of `linkgate audit`, against hand-written ground truth.
 
-Run: .venv/bin/python bench/audit_truth.py --checkouts DIR [--set training|heldout|both] [--show] [REPO ...]
+Run: .venv/bin/python bench/audit_truth.py --checkouts DIR [--set training|heldout|data|both] [--show] [REPO ...]
 
 Two sets, reported apart: the training set (bench/audit_truth/ground_truth.py,
 repositories looked at while the audit was built) and the held-out set
@@ -93,7 +93,49 @@ def measure(repo: Path, truth: dict[str, Any], show: bool) -> tuple[int, int, in
     return sum(expected.values()), hits, sum(found.values()), len(graded), true_findings
 
 
-SETS = {"training": "ground_truth", "heldout": "heldout"}
+SETS = {"training": "ground_truth", "heldout": "heldout", "data": "heldout/*.toml"}
+DATA = Path(__file__).resolve().parent / "audit_truth" / "heldout"
+
+
+def load_data(path: Path, with_via: bool = True) -> tuple[str, dict[str, Any]]:
+    """One truth file of bench/audit_truth/heldout/ (format: its README.md): the repository and
+    {"invocations", "findings"} in the shape measure() reads, combinations expanded."""
+    import tomllib
+
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    named: dict[str, list[dict[str, Any]]] = data.get("combinations", {})
+    invocations = []
+    for inv in data.get("invocation", []):
+        if not with_via and inv.get("via"):
+            continue
+        combos = inv.get("combinations")
+        if combos is None:
+            matrices: list[dict[str, Any]] = [{}]
+        elif isinstance(combos, str):
+            matrices = list(named[combos])
+        else:
+            matrices = [m for c in combos for m in (named[c] if isinstance(c, str) else [c])]
+        for matrix in matrices:
+            invocations.append({"job": inv["job"], "file": inv["file"], "line": inv["line"],
+                                "subcommand": inv["subcommand"], "links": inv["links"],
+                                "features": list(inv["features"]), "matrix": matrix, "count": inv.get("count", 1)})
+    findings = [{k: v for k, v in f.items() if k in ("rule", "subject", "file", "line")}
+                for f in data.get("finding", [])]
+    return data["repository"], {"invocations": invocations, "findings": findings, "commit": data["commit"]}
+
+
+def measure_data(checkouts: Path, repos: list[str], show: bool, with_via: bool) -> list[int]:
+    """The truth files of bench/audit_truth/heldout/, one line per repository, then the totals."""
+    totals = [0, 0, 0, 0, 0]
+    for path in sorted(DATA.glob("*.toml")):
+        name, truth = load_data(path, with_via)
+        if repos and name not in repos:
+            continue
+        row = measure(checkouts / name.replace("/", "+"), truth, show)
+        totals = [a + b for a, b in zip(totals, row)]
+        real, hit, listed, findings, true = row
+        print(f"  {name}: {hit}/{real} real invocations found right ({listed} listed); {true}/{findings} findings true")
+    return totals
 
 
 def measure_set(label: str, checkouts: Path, repos: list[str], show: bool) -> list[int]:
@@ -136,7 +178,10 @@ def summary(label: str, totals: list[int]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--checkouts", required=True, type=Path, help="directory of <owner>+<name> checkouts")
-    parser.add_argument("--set", choices=["training", "heldout", "both"], default="both")
+    parser.add_argument("--set", choices=["training", "heldout", "data", "both"], default="both",
+                        help="both = training and heldout; data = the truth files of bench/audit_truth/heldout/")
+    parser.add_argument("--without-via", action="store_true",
+                        help="data: leave out invocations reached through CMake, Docker, action inputs, ... (`via`)")
     parser.add_argument("--show", action="store_true", help="list misses, extras and false findings")
     parser.add_argument("repos", nargs="*", help="owner/name (default: every repository of the set)")
     args = parser.parse_args()
@@ -144,6 +189,10 @@ def main() -> int:
     chosen = list(SETS) if args.set == "both" else [args.set]
     lines = []
     for label in chosen:
+        if label == "data":
+            print(f"data ({SETS[label]}{', without via' if args.without_via else ''}):")
+            lines.append(summary(label, measure_data(args.checkouts, args.repos, args.show, not args.without_via)))
+            continue
         print(f"{label} ({SETS[label]}.py):")
         lines.append(summary(label, measure_set(label, args.checkouts, args.repos, args.show)))
     print("\n".join(lines))
