@@ -53,6 +53,19 @@ def images_built(runs: Iterable[str], actions: Iterable[Mapping[str, Any]]) -> d
     return found
 
 
+def built_from(argv: tuple[str, ...]) -> Image | None:
+    """The Dockerfile a `docker [buildx] build ...` command line builds, or None."""
+    words = list(argv[1:])
+    if words[:1] == ["buildx"]:
+        words = words[1:]
+    if argv[:1] != ("docker",) or words[:1] != ["build"]:
+        return None
+    tags, file, context = _build_words(words[1:])
+    found: dict[str, Image] = {}
+    _add(found, "image", file, context)
+    return found.get("image")
+
+
 def _build_words(words: list[str]) -> tuple[list[str], str | None, str]:
     tags: list[str] = []
     file = None

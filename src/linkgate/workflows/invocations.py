@@ -209,6 +209,13 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
     inputs = {k: (substitute_plain(v, ctx)[0] if isinstance(v, str) else v) for k, v in step.with_.items()}
     line = step.key_lines.get("uses", step.line)
     name = frontends.canonical_action(step.uses)
+    if name == "docker/build-push-action":
+        context = str(inputs.get("context") or ".")
+        file = inputs.get("file")
+        image = docker.Image(str(file) if file else posixpath.join(context, "Dockerfile"), context)
+        probe = ShellCommand(("uses:", step.uses), wf.rel, line, cwd, False, {}, ())
+        _dockerfile(host, probe, image, scan)
+        return True
     if not frontends.known_action(step.uses):
         if not coverage.known_no_cargo_action(step.uses):
             gap = coverage.action_gap(wf.rel, line, step.uses, host.read_script)
@@ -339,6 +346,7 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
                      cause=cmd.argv[0])
         else:
             _interpreted(host, cmd, scan)
+            _dockerfile(host, cmd, docker.built_from(cmd.argv), scan)
     for problem in ev.problems:
         if problem.unread:
             source = host.read_script(problem.unread)
@@ -352,6 +360,19 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
             scan.gap(Gap(problem.file, problem.line, "", problem.message, problem.cargo),
                      problem.message if problem.cargo else None, cause=problem.cause)
     return found
+
+
+def _dockerfile(host: RepoHost, cmd: ShellCommand, image: docker.Image | None, scan: Scan) -> None:
+    """`docker build`: the Dockerfile's RUN lines run in the build, unread; named with the
+    lines that write cargo, and a note when some do."""
+    if image is None or cmd.cwd_unknown:
+        return
+    rel = posixpath.normpath(posixpath.join(cmd.cwd, image.dockerfile))
+    found = coverage.mentions(rel, host.read_script(rel))
+    scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), f"builds {rel}, a Dockerfile linkgate does not read",
+                 bool(found), found),
+             f"`{' '.join(cmd.argv)}` builds {rel}, a Dockerfile linkgate does not read; the cargo commands its "
+             "RUN lines run are not audited" if found else None, cause=f"Dockerfile {rel}")
 
 
 def _each_member(host: RepoHost, cmd: ShellCommand) -> list[ShellCommand]:

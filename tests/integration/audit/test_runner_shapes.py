@@ -115,8 +115,18 @@ def test_docker_run_of_an_image_built_here_runs_its_entrypoint_script(tmp_path: 
         ("scripts/entrypoint.sh:3", ["build", "--features", "gpu", "--profile", "dev"], "dev",
          f"{WF}:12 ./scripts/entrypoint.sh --profile dev"),
     ]
-    assert doc["coverage"]["workflows"][0]["jobs"][0]["steps"][2]["followed"] == [
-        "docker/Dockerfile", "scripts/entrypoint.sh"]
+    steps = doc["coverage"]["workflows"][0]["jobs"][0]["steps"]
+    assert steps[2]["followed"] == ["docker/Dockerfile", "scripts/entrypoint.sh"]
+    # The build itself runs the Dockerfile's RUN lines, which are not read: named, with the
+    # line that writes cargo, for `docker build` and for docker/build-push-action alike.
+    gaps = [(s["line"], s["status"], [(g["why"], [(m["file"], m["line"]) for m in g["mentions"]])
+                                      for g in s["gaps"]]) for s in steps if s["gaps"]]
+    assert gaps == [
+        (10, "partly read", [("builds docker/Dockerfile, a Dockerfile linkgate does not read",
+                              [("docker/Dockerfile", 4)])]),
+        (14, "partly read", [("builds docker/Dockerfile, a Dockerfile linkgate does not read",
+                              [("docker/Dockerfile", 4)])]),
+    ]
 
 
 def test_matrices_from_a_job_output_literal_and_findings_grouped_along_one_axis(tmp_path: Path) -> None:
@@ -141,3 +151,25 @@ def test_matrices_from_a_job_output_literal_and_findings_grouped_along_one_axis(
          ["planned: rustls,smol", "planned: rustls,tokio"], "runtime"),
     ]
     assert {f["level"] for f in doc["findings"]} == {"error"}
+
+
+def test_link_only_on_schedule_is_a_warning_when_an_unread_step_on_pull_requests_could_link(tmp_path: Path) -> None:
+    repo = tmp_path / "sched"
+    shutil.copytree(SHAPES / "xtask-unless", repo)
+    wf = repo / WF
+    nightly = repo / ".github" / "workflows" / "nightly.yml"
+    nightly.write_text("on:\n  schedule:\n    - cron: '0 3 * * *'\njobs:\n  t:\n    runs-on: ubuntu-latest\n"
+                       "    timeout-minutes: 30\n    steps:\n      - run: cargo test -p engine --all-features\n")
+    out = tmp_path / "a.json"
+    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
+    found = [(f["rule"], f["level"], f["unless"]) for f in json.loads(out.read_text())["findings"]
+             if f["rule"] != "unresolved"]
+    assert found == [("link-only-on-schedule", "warning",
+                      [f"{WF}:16 (cargo xtask test, a Rust program linkgate cannot read)"])]
+    # The xtask runs only on schedule too: nothing a pull request runs could link it.
+    wf.write_text(wf.read_text().replace("  pull_request:\n", "  pull_request:\n  schedule:\n    - cron: '0 4 * * *'\n")
+                  .replace("  test:\n", "  test:\n    if: github.event_name == 'schedule'\n"))
+    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
+    found = [(f["rule"], f["subject"], f["unless"]) for f in json.loads(out.read_text())["findings"]
+             if f["rule"] != "unresolved"]
+    assert sorted(found) == [("link-only-on-schedule", "all features", []), ("link-only-on-schedule", "default", [])]
