@@ -55,7 +55,14 @@ def _cost(facts: GateFacts, parallel: bool) -> list[str]:
         if lc.warm_count:
             parts.append(f"warm {_duration(lc.warm_median_s)} median of {lc.warm_count} run(s)")
         out.append(f"  {lc.linker}: {'; '.join(parts)}; timeout {lc.timeout_minutes} min ({lc.reason})")
-    how = "the slowest leg's" if parallel else "the sum over linkers, which this one job links in turn"
+    if parallel:
+        how = "the slowest leg's"
+    elif c.replay_after is not None:
+        others = [ln for ln in c.gate_linkers if ln != c.replay_after]
+        how = (f"{c.replay_after}'s build, then one relink each under {', '.join(others)} "
+               f"(linker-matrix = replay: {' + '.join(str(c.relink_minutes(ln)) for ln in others)} min)")
+    else:
+        how = "the sum over linkers, which this one job builds in turn (linker-matrix = rebuild)"
     out.append(f"timeout-minutes {timeout}: {how}.")
     return out
 

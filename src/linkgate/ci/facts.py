@@ -15,7 +15,10 @@ if TYPE_CHECKING:
     from linkgate.history.model import RunRecord
 
 # No run measured yet: a cold release link of a large native runtime takes many minutes.
+# One figure per gate, whatever its linkers: in replay mode the others only relink.
 DEFAULT_TIMEOUT_MINUTES = 120
+# A relink under another linker (linker-matrix = "replay") when no link time is recorded.
+DEFAULT_RELINK_MINUTES = 2
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,7 @@ class LinkerCost:
     warm_median_s: float | None
     timeout_minutes: int
     reason: str
+    link_median_s: float | None = None  # the link step of its runs (relinks, in replay mode)
 
 
 @dataclass(frozen=True)
@@ -36,11 +40,37 @@ class CostFacts:
     first_date: str
     last_date: str
     runners: tuple[str, ...]
+    # linker-matrix = "replay": the gate's first linker compiles, every other linker of
+    # the job relinks its recorded links (replay/matrix.py), so they add a link each.
+    replay_after: str | None = None
+    gate_linkers: tuple[str, ...] = ()
 
     def timeout(self, parallel: bool) -> int:
-        """The job's timeout: one job links every linker in turn; matrix legs link one each."""
+        """The job's timeout. Matrix legs each build on their own: the slowest leg. One job in
+        rebuild mode builds every linker in turn: the sum. One job in replay mode: the first
+        linker's build, then one relink per other linker (its recorded link time, padded)."""
         minutes = [c.timeout_minutes for c in self.linkers]
-        return max(minutes) if parallel else sum(minutes)
+        if parallel:
+            return max(minutes)
+        if self.replay_after is None:
+            return sum(minutes)
+        first = next((c for c in self.linkers if c.linker == self.replay_after), None)
+        base = first.timeout_minutes if first is not None else DEFAULT_TIMEOUT_MINUTES
+        return base + sum(self.relink_minutes(ln) for ln in self.gate_linkers if ln != self.replay_after)
+
+    def relink_minutes(self, linker: str) -> int:
+        """What relinking under *linker* adds: its own recorded link time, else the first
+        linker's, padded like a run's; DEFAULT_RELINK_MINUTES when none is recorded."""
+        import math
+
+        from linkgate.cost import HEADROOM_FACTOR
+
+        own = next((c.link_median_s for c in self.linkers if c.linker == linker), None)
+        first = next((c.link_median_s for c in self.linkers if c.linker == self.replay_after), None)
+        seconds = own if own is not None else first
+        if seconds is None:
+            return DEFAULT_RELINK_MINUTES
+        return max(1, math.ceil(seconds * HEADROOM_FACTOR / 60))
 
 
 @dataclass(frozen=True)
@@ -108,10 +138,12 @@ def _cost(gate: Gate, runs: list[RunRecord]) -> CostFacts | None:
         linkers=tuple(LinkerCost(
             e.linker, e.cold.count if e.cold else 0, e.cold.median_s if e.cold else None,
             e.cold.max_s if e.cold else None, e.warm.count if e.warm else 0,
-            e.warm.median_s if e.warm else None, e.recommended_timeout_minutes, e.reason,
+            e.warm.median_s if e.warm else None, e.recommended_timeout_minutes, e.reason, e.link_s_median,
         ) for e in entries),
         first_date=dates[0], last_date=dates[-1],
         runners=tuple(sorted({r for e in entries for r in e.runners})),
+        replay_after=gate.linkers[0] if gate.linker_matrix == "replay" and len(gate.linkers) > 1 else None,
+        gate_linkers=tuple(gate.linkers),
     )
 
 

@@ -207,7 +207,8 @@ def test_comment_states_measured_cost_the_unlinked_recipe_and_the_control(repo: 
     assert "vendored" not in comment.split("Coverage gap")[1].split("Negative controls")[0]
     assert "drop-runtime-archive [bfd]: caught" in comment and "drop-runtime-archive [default]: caught" in comment
     timeout = yaml.safe_load(text)["jobs"]["xla-link"]["timeout-minutes"]
-    assert f"timeout-minutes {timeout}: the sum over linkers" in comment
+    # linker-matrix = replay: default compiles, bfd relinks its links: one relink, not a second build.
+    assert f"timeout-minutes {timeout}: default's build, then one relink each under bfd" in comment
     # A new run makes the measured figures stale: --check --history compares them,
     # --check alone (as on a CI runner, whose history is not this one) does not.
     check = ["ci", "github", "xla-link", "--trigger", "paths", "--check"]
