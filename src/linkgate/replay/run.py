@@ -191,6 +191,18 @@ def require_fresh(recorded: Recorded) -> None:
             + "; ".join(shown[:5]) + (f" (and {len(shown) - 5} more)" if len(shown) > 5 else ""),
             hint=_again(recorded.gate, recorded.linker),
         )
+    from linkgate.gate import external
+
+    # The archives rustc bundled into an rlib are not on the link line: the rlib looks
+    # unchanged while the archive it copied was replaced (gate/external.py compares content).
+    moved = external.changes(recorded.tdir)
+    if moved:
+        listed = "; ".join(f"{c.path} {c.why} (compared by content)" for c in moved[:5])
+        raise ReplayRefused(
+            f"cannot replay {recorded.gate!r} under {recorded.linker}: a static archive a build script links "
+            f"changed since it was recorded: {listed}; the recorded links hold the old copy",
+            hint=_again(recorded.gate, recorded.linker),
+        )
     require_same_tree(recorded)
 
 

@@ -166,3 +166,12 @@ def test_a_tracked_archive_in_the_repository_outside_every_package_is_watched(ws
     res = _run(capsys)
     assert res["verdict"] == "linked" and _output(res) == "2"
     assert any("prebuilt/libextcalc.a changed since the last run" in w for w in res["warnings"]), res["warnings"]
+
+
+def test_a_replay_refuses_a_recording_whose_archive_was_replaced_in_place(ws, capsys, tmp_path):
+    root, outside = ws
+    assert _run(capsys)["verdict"] == "linked"
+    _same_size_and_mtime(outside / "libextcalc.a", 2, tmp_path)
+    rc = main(["replay", "app"])
+    err = capsys.readouterr().err
+    assert rc == 3 and f"{outside}/libextcalc.a changed (compared by content)" in err, err
