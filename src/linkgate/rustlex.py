@@ -32,6 +32,16 @@ class Token:
         return self.kind in ("ident", "punct") and self.text == text
 
 
+def _char(digits: str) -> str:
+    """The character of a hex escape; U+FFFD for what rustc refuses (`\\u{110000}`,
+    a surrogate, `\\xZZ`), which the lexer must still get past."""
+    try:
+        code = int(digits or "0", 16)
+    except ValueError:
+        return "\ufffd"
+    return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+
+
 def _unescape(body: str) -> str:
     out: list[str] = []
     i = 0
@@ -48,10 +58,11 @@ def _unescape(body: str) -> str:
                 i += 1
         elif nxt == "u" and body[i + 2:i + 3] == "{":
             end = body.find("}", i)
-            out.append(chr(int(body[i + 3:end].replace("_", "") or "0", 16)))
+            end = len(body) if end < 0 else end
+            out.append(_char(body[i + 3:end].replace("_", "")))
             i = end + 1
         elif nxt == "x":
-            out.append(chr(int(body[i + 2:i + 4] or "0", 16)))
+            out.append(_char(body[i + 2:i + 4]))
             i += 4
         else:
             out.append(_ESCAPES.get(nxt, nxt))

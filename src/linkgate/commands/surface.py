@@ -124,7 +124,8 @@ def command(gate: str | None, do_build: bool, static_mode: bool, check_filter: b
         document["findings"] = [
             {"rule": f.rule, "level": f.level, "message": f.message} for f in report.findings
         ]
-        if any(f.rule == "filter-misses-surface" and f.level == "error" for f in report.findings):
+        if any(f.rule in ("filter-misses-surface", "surface-path-unknown") and f.level == "error"
+               for f in report.findings):
             report.exit_code = EXIT_FINDING
     emit(report, fmt, output)
     return report.exit_code

@@ -222,7 +222,14 @@ def scan_script(text: str, package_dir: Path) -> ScriptScan:
     """Everything *text* (a build script) is seen to compile, include or probe."""
     tokens = tokenize(text)
     scanner = _Scanner(tokens, Evaluator(Path(package_dir)), uses=_crates_used(tokens))
-    scan = scanner.run()
+    try:
+        scan = scanner.run()
+    except RecursionError:
+        # Expressions are read by recursion; thousands of nested `format!`, `vec!` or
+        # `concat!` exhaust Python's stack. What the script names is then unknown: a note.
+        scan = ScriptScan()
+        scan.notes.append(("", 1, "the build script nests expressions too deeply to read"))
+        return scan
     scan.notes = list(dict.fromkeys(scan.notes))
     seen: set[tuple[str, bool]] = set()
     inputs = []

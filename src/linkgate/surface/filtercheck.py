@@ -18,6 +18,7 @@ MISSES = "filter-misses-surface"
 DEAD_RULE = "filter-rule-matches-nothing"
 OUTSIDE = "surface-outside-repository"
 IGNORED = "surface-ignored-by-git"
+UNKNOWN = "surface-path-unknown"
 
 
 def check_filter(
@@ -77,6 +78,13 @@ def _judge(
             continue
         if not path_filter.matches(prefix + entry.path):
             findings.append((entry, _miss(entry.path, entry.why, name, entry.path, entry.possible)))
+    for where in surface.unknown:
+        # Fail closed: a watched path linkgate cannot name may be one the filter misses.
+        findings.append((None, Finding(
+            UNKNOWN, "error", f"{where}: cargo watches a path computed at build time; linkgate cannot tell "
+            f"whether filter {name} matches it",
+            hint="write the path as a literal, or add it to the filter and check by hand",
+        )))
     for rule in path_filter.rules_matching_nothing(repo_files):
         findings.append((None, Finding(
             DEAD_RULE, "warning", f"filter {name}: rule {rule} matches no file in the repository",

@@ -43,23 +43,50 @@ class Surface:
     paths: list[SurfacePath] = field(default_factory=list)
     env: list[SurfaceEnv] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Paths cargo watches that linkgate cannot name (`rerun-if-changed={}`), each as
+    # "file:line: directive": no filter can be shown to cover them.
+    unknown: list[str] = field(default_factory=list)
+
+    # What the lists hold, so adding is O(1): a script with 100,000 rerun-if-changed
+    # lines made a linear search per add quadratic. ``_synced`` counts the items of
+    # (paths, env, notes) already indexed; items appended directly are indexed on the next add.
+    _where: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _vars: set[str] = field(default_factory=set, repr=False, compare=False)
+    _said: set[str] = field(default_factory=set, repr=False, compare=False)
+    _synced: list[int] = field(default_factory=lambda: [0, 0, 0], repr=False, compare=False)
+
+    def _sync(self) -> None:
+        for k in range(self._synced[0], len(self.paths)):
+            self._where.setdefault(self.paths[k].path, k)
+        self._vars.update(e.var for e in self.env[self._synced[1]:])
+        self._said.update(self.notes[self._synced[2]:])
+        self._synced[:] = [len(self.paths), len(self.env), len(self.notes)]
 
     def add_path(self, path: str, why: str, outside: bool = False, package: str | None = None,
                  possible: bool = False, config: bool = False) -> None:
-        for k, p in enumerate(self.paths):
-            if p.path == path:
-                if p.possible and not possible:  # another rule vouches for it
-                    self.paths[k] = SurfacePath(path, why, outside, package)
-                return
+        self._sync()
+        k = self._where.get(path)
+        if k is not None:
+            if self.paths[k].possible and not possible:  # another rule vouches for it
+                self.paths[k] = SurfacePath(path, why, outside, package)
+            return
+        self._where[path] = len(self.paths)
         self.paths.append(SurfacePath(path, why, outside, package, possible, config))
+        self._synced[0] += 1
 
     def add_env(self, var: str, why: str) -> None:
-        if all(e.var != var for e in self.env):
+        self._sync()
+        if var not in self._vars:
+            self._vars.add(var)
             self.env.append(SurfaceEnv(var, why))
+            self._synced[1] += 1
 
     def add_note(self, note: str) -> None:
-        if note not in self.notes:
+        self._sync()
+        if note not in self._said:
+            self._said.add(note)
             self.notes.append(note)
+            self._synced[2] += 1
 
     def to_dict(self) -> dict[str, Any]:
         return {

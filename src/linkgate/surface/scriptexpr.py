@@ -323,14 +323,16 @@ class Evaluator:
         text = scriptfs.read_text(self.package_dir, name)
         return unresolved(f"{origin}: cannot read it") if text is None else Value((Item(text, origin),))
 
-    def _expand(self, arg: Value, how: str, walk: Callable[[str], list[str]]) -> Value:
+    def _expand(self, arg: Value, how: str, walk: Callable[[str], scriptfs.Listing]) -> Value:
         out = Value((), arg.missing)
         for item in arg.items:
-            found = walk(item.text)
+            listing = walk(item.text)
             origin = f'{how}("{item.text}")'
-            if not found:
+            if listing.note is not None:
+                out = out + unresolved(listing.note)  # outside the repository, or cut at the bound
+            elif not listing.files:
                 out = out + unresolved(f"{origin} matches no file in {self.package_dir}")
-            out = out + Value(tuple(Item(f, origin) for f in found))
+            out = out + Value(tuple(Item(f, origin) for f in listing.files))
         return out
 
     def _method(self, recv: Value, t: Sequence[Token], i: int) -> tuple[Value, int]:
