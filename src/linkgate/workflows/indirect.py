@@ -24,6 +24,7 @@ from pathlib import Path
 from linkgate import repofs
 from linkgate.errors import RefusedFile
 from linkgate.workflows import docker, tasks
+from linkgate.workflows.coverage import Mention
 from linkgate.workflows.shell.state import Recipe
 
 _ASSIGN = re.compile(r"^(?:export\s+|override\s+)*([A-Za-z_][\w.-]*)\s*(::?=|:::=|\?=|\+=|=)\s*(.*)$")
@@ -65,6 +66,8 @@ class RepoHost:
         self.touched: list[str] = []
         # Images the workflow being read builds from the repository (workflows.docker).
         self.images: dict[str, docker.Image] = {}
+        # The textual scan of each unread file (workflows.coverage.mentions), made once.
+        self.scanned: dict[str, tuple[Mention, ...]] = {}
 
     def read_script(self, rel: str) -> str | None:
         text = self._read(rel)

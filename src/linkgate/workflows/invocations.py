@@ -235,7 +235,7 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
             if done is not None:
                 if done.note is not None:
                     scan.gap(Gap(wf.rel, line, " ".join(argv), done.gap_why or done.note[1], True,
-                                 frontcmd.note_mentions(host.repo, done)), done.note[1], cause=done.note[0])
+                                 _xtask_mentions(host, done)), done.note[1], cause=done.note[0])
                 argv, step_cwd, action_via = list(done.argv), done.cwd, done.via
         if frontends.program(argv) == "maturin" and not frontends.runs_cargo(argv):
             continue  # `maturin sdist`: packs the sources, builds nothing
@@ -350,7 +350,7 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
     for problem in ev.problems:
         if problem.unread:
             source = host.read_script(problem.unread)
-            found_lines = coverage.mentions(problem.unread, source)
+            found_lines = _mentions(host, problem.unread)
             language = coverage.foreign_language(problem.unread, source or "")
             why = f"a {language} program linkgate does not read" if language else "a program linkgate does not read"
             scan.gap(Gap(problem.file, problem.line, problem.cause, why,
@@ -362,13 +362,27 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
     return found
 
 
+def _mentions(host: RepoHost, rel: str) -> tuple[coverage.Mention, ...]:
+    """Scanned once per host (one audit), however many matrix combinations meet the file."""
+    if rel not in host.scanned:
+        host.scanned[rel] = coverage.mentions(rel, host.read_script(rel))
+    return host.scanned[rel]
+
+
+def _xtask_mentions(host: RepoHost, done: frontcmd.Completed) -> tuple[coverage.Mention, ...]:
+    key = f"{done.unread_dir}/src/**.rs"
+    if key not in host.scanned:
+        host.scanned[key] = frontcmd.note_mentions(host.repo, done)
+    return host.scanned[key]
+
+
 def _dockerfile(host: RepoHost, cmd: ShellCommand, image: docker.Image | None, scan: Scan) -> None:
     """`docker build`: the Dockerfile's RUN lines run in the build, unread; named with the
     lines that write cargo, and a note when some do."""
     if image is None or cmd.cwd_unknown:
         return
     rel = posixpath.normpath(posixpath.join(cmd.cwd, image.dockerfile))
-    found = coverage.mentions(rel, host.read_script(rel))
+    found = _mentions(host, rel)
     scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), f"builds {rel}, a Dockerfile linkgate does not read",
                  bool(found), found),
              f"`{' '.join(cmd.argv)}` builds {rel}, a Dockerfile linkgate does not read; the cargo commands its "
@@ -397,7 +411,7 @@ def _interpreted(host: RepoHost, cmd: ShellCommand, scan: Scan) -> None:
     text = host.read_script(rel) if not rel.startswith(("..", "/")) else None
     if text is None:
         return
-    found = coverage.mentions(rel, text)
+    found = _mentions(host, rel)
     message = f"{rel} is a {language} program linkgate does not read; the cargo commands it runs are not audited"
     scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), f"a {language} program linkgate does not read",
                  bool(found), found), message if found else None, cause=f"script {rel}")
@@ -413,7 +427,7 @@ def _completed(host: RepoHost, cmd: ShellCommand, scan: Scan) -> ShellCommand:
         return cmd
     if done.note is not None:
         scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), done.gap_why or done.note[1],
-                     True, frontcmd.note_mentions(host.repo, done)), done.note[1], cause=done.note[0])
+                     True, _xtask_mentions(host, done)), done.note[1], cause=done.note[0])
     via = (*cmd.via, *(f"{cmd.file}:{cmd.line} {v}" for v in done.via)) if done.via else cmd.via
     return replace(cmd, argv=done.argv, cwd=done.cwd, via=via)
 
