@@ -277,13 +277,18 @@ def find_config(start: Path, stop: Path | None = None) -> Path:
     """Walk up from *start* to the repository root looking for configuration."""
     here = start.resolve()
     for directory in (here, *here.parents):
+        # What is found here is the repository's: a committed linkgate.toml or
+        # Cargo.toml that links outside it, a FIFO or a device is refused
+        # (RefusedFile), never read (docs/configuration.md).
+        boundary = stop or repository_root(directory) or directory
         candidate = directory / CONFIG_NAME
-        if candidate.is_file():
+        if os.path.lexists(candidate):
+            repofs.check(candidate, inside=boundary, limit=repofs.MAX_SOURCE, shown=str(candidate))
             return candidate
         manifest = directory / "Cargo.toml"
         if manifest.is_file():
             try:
-                data = tomllib.loads(repofs.read_text(manifest, inside=None))
+                data = tomllib.loads(repofs.read_text(manifest, inside=boundary))
             except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError, RecursionError):
                 data = {}
             if _cargo_metadata_table(data) is not None:
@@ -320,10 +325,11 @@ def load(path: str | Path | None = None, start: Path | None = None, root: str | 
         cfg_path = find_config(search, stop=top)
     else:
         cfg_path = Path(path)
-        if not cfg_path.is_file():
+        if not os.path.lexists(cfg_path) or not cfg_path.exists():
             raise ConfigError(
                 "configuration file does not exist", file=str(cfg_path), hint="check the --config path"
             )
+        repofs.check(cfg_path, inside=None, limit=repofs.MAX_SOURCE, shown=str(cfg_path))
     cfg_path = cfg_path.resolve()
     data, text = _parse_toml(cfg_path)
     prefix = ""

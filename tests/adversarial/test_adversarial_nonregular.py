@@ -132,3 +132,40 @@ def test_an_event_payload_that_is_special_runs_the_gate(sandbox, kind, monkeypat
     # Fail closed: what changed cannot be told, so the gate runs, and the payload is named.
     assert result.code == 0 and "true" in result.out, (result.out, result.err)
     assert str(path) in result.err and ("not a regular file" in result.err or "bytes, over the" in result.err)
+
+
+def crate(repo: Path) -> None:
+    (repo / ".git").mkdir()
+    (repo / "Cargo.toml").write_text(CARGO)
+    (repo / "src").mkdir()
+    (repo / "src" / "main.rs").write_text("fn main() {}\n")
+    (repo / "linkgate.toml").write_text('[[gate]]\nname = "g"\ncargo = ["build"]\n')
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_special_build_script_is_named_unreadable_in_the_surface(sandbox, kind):
+    outside, repo = sandbox
+    crate(repo)
+    special(repo / "build.rs", kind)
+    result = run(["surface", "g", "--static", "--format", "json", "--repo", str(repo)], repo, outside=outside,
+                 repo=repo)
+    doc = json.loads(result.out)
+    assert result.code == 0, result.err
+    assert {"path": "build.rs", "why": "build script of package x (unreadable)"} in doc["paths"]
+    why = "bytes, over the 16,777,216 linkgate reads" if kind == "sparse" else "not a regular file"
+    assert any("build.rs" in n and why in n for n in doc["notes"]), doc["notes"]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("verb", [["cost"], ["audit"], ["should-run", "g"]])
+def test_a_special_configuration_is_refused_with_one_message(sandbox, kind, verb):
+    outside, repo = sandbox
+    (repo / ".git").mkdir()
+    special(repo / "linkgate.toml", kind)
+    result = run([*verb, "--repo", str(repo)], repo, outside=outside, repo=repo)
+    assert result.code == 2, (result.code, result.err)
+    why = "bytes, over the" if kind == "sparse" else "not a regular file"
+    assert "linkgate.toml: it is" in result.err and why in result.err, result.err
+    assert result.err.count("linkgate: error:") == 1, result.err

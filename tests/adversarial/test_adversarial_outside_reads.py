@@ -122,3 +122,38 @@ def test_a_file_outside_the_repository_is_never_read(sandbox, case, fmt):
     if (links and case != "a symlinked bash x.sh") or case.startswith(("make -", "just -", "cargo make", "makers", "npm", "yarn", "pnpm", "cd ")):
         # The one rule's note: the file, and why it was not read.
         assert any("outside the repository" in f["message"] for f in unresolved), (case, unresolved)
+
+
+OUTSIDE_CONFIG = f'[[gate]]\nname = "{SECRET}"\ncommand = ["true"]\npaths = ["{MARK}/**"]\n[{SECRET}]\n'
+CONFIG_COMMANDS = {
+    "audit": ["audit", "--format", "json"],
+    "cost": ["cost"],
+    "report html": ["report", "html"],
+    "should-run": ["should-run", SECRET],
+    "coverage": ["coverage"],
+}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("name", ["linkgate.toml", "Cargo.toml"])
+@pytest.mark.parametrize("verb", sorted(CONFIG_COMMANDS))
+def test_a_configuration_linked_outside_is_never_read(sandbox, verb, name):
+    outside, repo = sandbox
+    out = outside / "out"
+    out.mkdir()
+    text = OUTSIDE_CONFIG if name == "linkgate.toml" else CARGO + "[package.metadata.linkgate]\n" + \
+        OUTSIDE_CONFIG.replace("[[gate]]", "[[package.metadata.linkgate.gate]]")
+    (out / name).write_text(text)
+    (repo / ".git").mkdir()
+    if name == "linkgate.toml":
+        (repo / "Cargo.toml").write_text(CARGO)
+    (repo / name).symlink_to(out / name)
+    result = run([*CONFIG_COMMANDS[verb], "--repo", str(repo)], repo, outside=outside, repo=repo)
+    for text in (result.out, result.err):
+        assert MARK not in text and SECRET not in text.replace(f"should-run {SECRET}", ""), text[:2000]
+    assert not (out / ".linkgate").exists()
+    if name == "linkgate.toml" or verb != "audit":
+        assert result.code == 2, (result.code, result.err)
+        assert result.err.count("linkgate: error:") == 1, result.err
+        if name == "linkgate.toml":
+            assert "linkgate.toml: it resolves to a path outside the repository; not read" in result.err
