@@ -63,9 +63,6 @@ def test_the_audit_refuses_a_special_file_with_a_note(sandbox, case, kind):
     special(repo / rel, kind)
     result = run(["audit", "--repo", str(repo), "--format", "json"], repo, outside=outside, repo=repo)
     doc = json.loads(result.out)
-    if case == "cargo config":
-        assert result.code == 0  # no alias read: `cargo xbuild` is judged as an unknown subcommand
-        return
     named = [f for f in doc["findings"] if rel in f["message"] or f["file"] == rel]
     assert named, doc["findings"]
     if case == "workflow":

@@ -112,7 +112,7 @@ def read_build_script_output(
     path = output_file_for(Path(out_dir))
     try:
         # Build scripts may print any bytes; directives we care about are ASCII.
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = repofs.read_text(path, inside=None, errors="replace")
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
     return BuildScriptOutput(

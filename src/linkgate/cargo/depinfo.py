@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from linkgate import repofs
+
 _EXTENSIONS = (".rlib", ".rmeta", ".so", ".dylib", ".dll", ".a", ".exe", ".wasm", ".lib", ".pdb")
 
 
@@ -79,7 +81,7 @@ def _words(line: str) -> list[str]:
 def read(dep_file: Path, src_path: str | None) -> DepInfo | None:
     """The files *dep_file* names, made absolute; None when there is no such file."""
     try:
-        text = dep_file.read_text(encoding="utf-8", errors="replace")
+        text = repofs.read_text(dep_file, inside=None, errors="replace")
     except OSError:
         return None
     rules = parse_rules(text)

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from linkgate import repofs
+
 _HASHED = re.compile(r"^(?P<name>.+)-[0-9a-f]{16}$")
 RUN_RECORD = "run-build-script-build-script-build.json"
 
@@ -46,7 +48,7 @@ def read_run_record(path: Path, profile_root: Path) -> RerunRecord | None:
     """Parse one fingerprint JSON; *profile_root* is the parent of ``<profile>/``."""
     package = package_of(path.parent.name)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(repofs.read_text(path, inside=None))
         mtime = path.stat().st_mtime
     except (OSError, ValueError):
         return None

@@ -18,6 +18,7 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate import proc
 from linkgate.errors import ToolNotFound
 
@@ -56,7 +57,7 @@ def host_triple(rustc: str = "rustc", env: Mapping[str, str] | None = None) -> s
     cached: dict[str, str] = {}
     if key is not None:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(repofs.read_text(path, inside=None))
             cached = {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
         except (OSError, ValueError):
             cached = {}

@@ -191,6 +191,30 @@ def _parsed_aliases(path: str, mtime_ns: int, size: int) -> Any:
         return {}
 
 
+def unread_configs(cwd: Path, root: Path) -> list[tuple[str, str]]:
+    """(path relative to *root*, why) of each ``.cargo/config.toml`` from *cwd* up to
+    *root* that ``AliasTable`` will not read: it leads outside the repository, is not
+    a regular file, or is too large. The aliases it may define are unknown."""
+    found: list[tuple[str, str]] = []
+    here, top = cwd.resolve(), root.resolve()
+    for directory in (here, *here.parents):
+        if directory != top and top not in directory.parents:
+            break
+        for name in ("config.toml", "config"):
+            path = directory / ".cargo" / name
+            if not os.path.lexists(path):
+                continue
+            try:
+                repofs.check(path, inside=top, limit=repofs.MAX_SOURCE)
+            except RefusedFile as exc:
+                if exc.why != "directory":
+                    found.append((path.relative_to(top).as_posix(), exc.reason))
+            except OSError:
+                pass
+            break
+    return found
+
+
 class AliasTable:
     """``[alias]`` tables, nearest configuration first (up to *root* when given), then
     ``$CARGO_HOME`` and ``CARGO_ALIAS_*`` (when *home*): one resolver for the gate
@@ -208,7 +232,7 @@ class AliasTable:
                 path = directory / ".cargo" / name
                 if path.is_file():
                     # The repository's own configuration is judged, never a file
-                    # a committed symlink points at outside it.
+                    # a committed symlink points at outside it (unread_configs names it).
                     if top is None or repofs.is_inside(os.path.realpath(path), top):
                         self.files.append(path)
                     break

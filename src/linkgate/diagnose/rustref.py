@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate.diagnose.demangle import demangle_rust_legacy
 from linkgate.rustlex import Token, tokenize
 
@@ -58,9 +59,7 @@ def find_call(symbol: str, roots: Sequence[Path], function: str | None = None) -
     declaration: tuple[str, int] | None = None
     for path in _rust_files(roots):
         try:
-            if os.path.getsize(path) > MAX_BYTES:
-                continue
-            text = Path(path).read_text(encoding="utf-8", errors="replace")
+            text = repofs.read_text(path, inside=None, limit=MAX_BYTES, errors="replace")
         except OSError:
             continue
         if symbol not in text:

@@ -16,6 +16,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from linkgate import repofs
 from linkgate.errors import ToolNotFound
 
 
@@ -77,9 +78,8 @@ def config_rustflags_files(start: str) -> list[str]:
         for name in ("config.toml", "config"):
             path = os.path.join(here, ".cargo", name)
             try:
-                with open(path, encoding="utf-8") as fh:
-                    if "rustflags" in fh.read():
-                        found.append(path)
+                if "rustflags" in repofs.read_text(path, inside=None, errors="replace"):
+                    found.append(path)
             except OSError:
                 pass
         parent = os.path.dirname(here)

@@ -154,7 +154,7 @@ def _compiled_into_script(profile: Path, package: str, file: str) -> bool:
     it again, whatever ``rerun-if-changed`` says."""
     for dep_info in profile.glob(f"build/{package}-*/build_script_*.d"):
         try:
-            text = dep_info.read_text(encoding="utf-8", errors="replace")
+            text = repofs.read_text(dep_info, inside=None, errors="replace")
         except OSError:
             continue
         for line in text.splitlines():

@@ -18,6 +18,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate import proc
 from linkgate.cargo import manifests
 from linkgate.cargo.buildscript import LINK_KEYS, build_script_source, parse_directives
@@ -44,7 +45,7 @@ def _run(
     src.write_bytes(source)
     exe = scratch / f"{tag}-build-script"
     try:
-        manifest = tomllib.loads((manifest_dir / "Cargo.toml").read_text())
+        manifest = tomllib.loads(repofs.read_text(manifest_dir / "Cargo.toml", inside=None))
     except (OSError, ValueError):
         return None
     package = manifest.get("package", {})

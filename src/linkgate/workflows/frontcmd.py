@@ -26,8 +26,8 @@ from typing import Any
 
 from linkgate import repofs
 from linkgate.cargo import frontends, manifests
+from linkgate.cargo.subcommand import BUILTIN, expand_aliases, unread_configs
 from linkgate.errors import RefusedFile
-from linkgate.cargo.subcommand import expand_aliases
 from linkgate.workflows import coverage
 
 _PIP = re.compile(r"^(pip|pip3(\.\d+)?|uv)$")
@@ -142,6 +142,10 @@ def _cargo(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:
     expanded, via = expand_aliases(argv[1:], repo / cwd, repo)
     rest = [a for a in expanded if not a.startswith(("+", "-"))]
     note = None
+    unread = unread_configs(repo / cwd, repo) if rest and rest[0] not in BUILTIN else []
+    if unread:
+        rel, why = unread[0]
+        note = (f"file {rel}", f"{rel}: {why}; not read, so the cargo aliases it may define are unknown")
     runs_xtask = argv[1:2] == ("xtask",) or (rest[:1] == ["run"] and _package(expanded) == "xtask")
     if runs_xtask:
         note = ("cargo xtask", "`cargo xtask` runs a Rust program (the xtask package) that may run cargo itself; "
@@ -150,6 +154,8 @@ def _cargo(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:
         return None
     if note is None:
         return Completed((argv[0], *expanded), cwd, tuple(via))
+    if not runs_xtask:
+        return Completed((argv[0], *expanded), cwd, tuple(via), note, "a cargo configuration linkgate did not read")
     return Completed((argv[0], *expanded), cwd, tuple(via), note, "a Rust program linkgate cannot read",
                      _xtask_dir(repo, cwd))
 
