@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from linkgate.gate.buildinputs import BuildInputs
+from linkgate.gate.stale import blind_input
 
 # Build output and VCS data under a package: never part of what a commit holds.
 _SKIP_PARTS = frozenset({".git", ".linkgate", "target"})
@@ -112,7 +113,9 @@ def dirty_inputs(root: Path, inputs: BuildInputs, skip: Sequence[Path]) -> tuple
             continue
         listed = _git(top, "ls-files", "-z", "--others", "--exclude-standard", "--", f":(literal){base}")
         for p in _nul(listed or ""):
-            if rel(os.path.join(top, p)) and not _in_nested_package(top, base, p):
+            # What the script could read that no record names: not a source rustc's dep-info
+            # lists, a manifest, prose or a dotfile (gate/stale.py's rule for the same packages).
+            if rel(os.path.join(top, p)) and blind_input(Path(p).name) and not _in_nested_package(top, base, p):
                 found.setdefault(p, "untracked")
         found.update({c: "modified" for c in changed
                       if (c.startswith(base + "/") or base == ".") and not _in_nested_package(top, base, c)})

@@ -81,6 +81,12 @@ def stale_scripts(build_scripts: Iterable[tuple[str, str]]) -> list[StaleScript]
     return found
 
 
+def blind_input(name: str) -> bool:
+    """Could a build script that names nothing it reads read the file *name* as an input that
+    neither rustc's dep-info nor cargo tracks? (gate/dirtyinputs.py asks the same question.)"""
+    return not name.endswith(_TRACKED_BY_CARGO) and name not in _MANIFESTS and _may_be_input(name)
+
+
 def _may_be_input(name: str) -> bool:
     """False for files no build script reads as a build input (see the module's docstring)."""
     if name in _NOT_INPUTS or name.startswith("."):
@@ -97,7 +103,7 @@ def _newer_files(root: Path, since: float, watched: list[str]) -> list[str]:
             continue  # another package: its own build script, its own record
         dirnames[:] = [d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".")]
         for name in filenames:
-            if name.endswith(_TRACKED_BY_CARGO) or name in _MANIFESTS or not _may_be_input(name):
+            if not blind_input(name):
                 continue
             path = os.path.join(dirpath, name)
             if any(path == w or path.startswith(w.rstrip("/") + "/") for w in watched):

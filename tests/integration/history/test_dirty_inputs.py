@@ -69,6 +69,8 @@ def _repo(root: Path, rerun: str) -> None:
     git_repo(root)
     # Written after the commit: in the working tree, in no clone.
     (root / "esys/native/extra/extra.c").write_text("int extra_func(void) { return 2; }\n")
+    (root / "esys/NOTES.md").write_text("scratch\n")
+    (root / "esys/.envrc").write_text("export CC=cc\n")
 
 
 def _run(capsys: pytest.CaptureFixture[str], history: Path) -> dict:
@@ -88,6 +90,8 @@ def test_an_untracked_source_the_build_script_compiles_makes_the_run_dirty(tmp_p
     assert git(root, "status", "--porcelain", "--untracked-files=no") == ""  # no tracked file changed
     assert res["dirty"] is True, res["warnings"]
     assert {"path": "esys/native/extra/extra.c", "why": "untracked"} in res["dirty_inputs"]
+    # Prose and dotfiles no build script compiles are not inputs.
+    assert not [d for d in res["dirty_inputs"] if d["path"].endswith(("NOTES.md", ".envrc"))]
     assert any("esys/native/extra/extra.c (untracked)" in w for w in res["warnings"]), res["warnings"]
     with History.open(history, readonly=True) as h:
         (row,) = list(h.runs())
