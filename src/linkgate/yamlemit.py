@@ -61,6 +61,8 @@ def _describe(ch: str) -> tuple[str, str]:
         return "a byte-order mark (U+FEFF)", "YAML allows one only at the start of a file"
     if 0xD800 <= o <= 0xDFFF:
         return f"a lone surrogate (U+{o:04X})", "no UTF-8 file can hold one"
+    if o in (0xFFFE, 0xFFFF):
+        return f"the noncharacter U+{o:04X}", "YAML parsers refuse it"
     name = unicodedata.name(ch, "")
     return f"the control character U+{o:04X}" + (f" {name}" if name else ""), ""
 
@@ -179,6 +181,12 @@ def _convert(value: Any, path: str, comments: Comments | None, literal: bool, fl
     if isinstance(value, str):
         return _string(value, path, flow, literal)
     return value
+
+
+def styled(value: str, where: str) -> Any:
+    """*value* styled for a ruamel.yaml round trip (a file linkgate edits with
+    ruamel.yaml): plain, or quoted when plain would not read back."""
+    return _string(value, where, False, True)
 
 
 def _string(value: str, path: str, flow: bool, literal: bool) -> Any:

@@ -287,11 +287,13 @@ def _check_after(cfg: Config, target: Path, old: str | None, after: str | None) 
 
 def _check_job_id(cfg: Config, gate: Gate, jid: str) -> None:
     """Two gates whose names meet in one job id (``my.gate`` and ``my-gate``)
-    would write one managed region, each --write replacing the other's job."""
+    would write one managed region, each --write replacing the other's job; GitHub
+    reads job ids and output names without case, so ``A`` and ``a`` meet too."""
     for other in cfg.gates:
-        if other.name != gate.name and job.job_id(other) == jid:
+        if other.name != gate.name and job.job_id(other).lower() == jid.lower():
             raise ConfigError(f"gates {gate.name!r} and {other.name!r} would both be the job {jid!r} (a job id is "
-                              "letters, digits, '_' and '-', starting with a letter or '_')",
+                              "letters, digits, '_' and '-', starting with a letter or '_', and GitHub reads it "
+                              "without case)",
                               file=str(cfg.path), line=other.line, key=f"gate.{other.name}.name",
                               hint="rename one of the two gates")
 

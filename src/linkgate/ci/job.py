@@ -54,7 +54,10 @@ def output_ref(prefix: str, name: str) -> str:
     read ``outputs.1st`` at all."""
     if IDENTIFIER.fullmatch(name):
         return f"{prefix}.{name}"
-    return f"{prefix}['{name.replace(chr(39), chr(39) * 2)}']"
+    # Lower-cased: GitHub looks property names up case-insensitively, and actionlint
+    # checks `outputs['9ABC']` against the lower-cased names it keeps, so an
+    # upper-case index would be reported as undefined.
+    return f"{prefix}['{name.lower().replace(chr(39), chr(39) * 2)}']"
 
 
 def install_step(install: str, sha256: str | None = None) -> dict[str, Any]:

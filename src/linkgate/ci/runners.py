@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 import re
 
+from linkgate import yamlemit
+
 _KNOWN = {"self-hosted", "linux", "macos", "windows", "x64", "arm", "arm64"}
 _HOSTED = re.compile(r"^(ubuntu|windows|macos)-(latest|\d[\w.-]*)$")
 
@@ -41,7 +43,8 @@ def declare_labels(text: str | None, labels: list[str]) -> str:
     missing = [label for label in labels if label not in current]
     if not missing and text is not None:
         return text
-    current.extend(missing)
+    # A label such as `on` or `12:30`, plain, is a boolean or a number to YAML 1.1.
+    current.extend(yamlemit.styled(label, "self-hosted-runner.labels") for label in missing)
     buf = io.StringIO()
     yaml.dump(data, buf)
     return buf.getvalue()

@@ -18,7 +18,7 @@ on the wrong line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from linkgate import yamlemit
@@ -88,6 +88,7 @@ def split_lines(text: str) -> list[str]:
 class WorkflowText:
     text: str
     where: str
+    newline: str = field(init=False, default="\n")
 
     def __post_init__(self) -> None:
         m = _AMBIGUOUS_BREAK.search(self.text)

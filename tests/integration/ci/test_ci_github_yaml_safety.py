@@ -104,6 +104,26 @@ def test_values_yaml_1_1_would_misread_read_back_as_written(repo: Path) -> None:
     assert one == two
     assert one["jobs"]["g"]["env"] == env
     assert one["jobs"]["g"]["runs-on"] == ["self-hosted", "on", "a,b"]
+    # Declared for actionlint too, as strings to both readers.
+    declared = (repo / ".github" / "actionlint.yaml").read_text()
+    assert yaml.safe_load(declared) == YAML(typ="safe", pure=True).load(declared) == {
+        "self-hosted-runner": {"labels": ["gb10", "on", "a,b"]}}  # gb10: the fixture's own
+
+
+def test_the_matrix_plan_is_one_ascii_line_carrying_each_label_exactly(repo: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`echo "matrix=$(linkgate matrix g)" >> "$GITHUB_OUTPUT"`: one line, or the
+    rest would be read as outputs of its own."""
+    import json
+
+    labels = ["self-hosted", "a\u2028b", "c\u0085d", 'x\\"y', "on", "$(id)"]
+    configure(repo, gate("g", f"runner = [{', '.join(f'{chr(34)}{label}{chr(34)}' for label in labels)}]\n"
+                              'linkers = ["default", "bfd"]\n'))
+    assert main(["matrix", "g"]) == 0
+    out = capsys.readouterr().out
+    assert out.isascii() and out.count("\n") == 1 and out.endswith("\n")
+    legs = json.loads(out)["include"]
+    assert [leg["runs-on"] for leg in legs] == [["self-hosted", "a\u2028b", "c\x85d", 'x"y', "on", "$(id)"]] * 2
 
 
 def test_runner_and_branch_names_from_the_history_cannot_end_a_comment_line(repo: Path) -> None:
@@ -124,7 +144,7 @@ def test_runner_and_branch_names_from_the_history_cannot_end_a_comment_line(repo
     assert "gb10\\u2028  evil:" in text and "main\\u2029evil: 2" in text
 
 
-NAMES = ["1st", "my.gate", "v1.2", "0", "9.9.9", "true", "on", "a_b-c"]
+NAMES = ["1st", "my.gate", "v1.2", "0", "9.9.9", "true", "on", "a_b-c", "9FXWY", "Up.Case"]
 
 
 @pytest.mark.parametrize("matrix", [False, True])
