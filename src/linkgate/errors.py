@@ -6,6 +6,7 @@ Exit codes (documented in docs/exit-codes.md, stable across releases):
   2  usage or configuration error (nothing was built or changed)
   3  compile failure or tool error, without a link failure
   4  another linkgate holds this repository's lock
+  5  a linker a gate names is not installed (linker-missing): nothing was judged
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ EXIT_FINDING = 1
 EXIT_USAGE = 2
 EXIT_ERROR = 3
 EXIT_LOCKED = 4
+EXIT_LINKER_MISSING = 5
 
 
 class LinkgateError(Exception):
@@ -77,6 +79,13 @@ class ToolNotFound(LinkgateError):
     """A program linkgate needs (cargo, git, a linker) is not installed."""
 
     return_code = EXIT_ERROR
+
+
+class LinkerMissing(ToolNotFound):
+    """``linker-missing``: a linker a selected gate names is not installed here. An
+    environment error, never a link verdict: nothing links or is judged."""
+
+    return_code = EXIT_LINKER_MISSING
 
 
 class CommandFailed(LinkgateError):

@@ -71,7 +71,7 @@ def load_legs(files: Sequence[str]) -> list[dict[str, Any]]:
     return docs
 
 
-_VERDICTS = ("linked", "link-failed", "compile-failed", "error")
+_VERDICTS = ("linked", "link-failed", "compile-failed", "error", "linker-overridden")
 _STRINGS = ("failed_targets", "linker_output", "messages", "warnings")
 _DIAG_TEXT = ("hint", "level", "build_script", "symbol", "demangled", "library", "referenced_from", "source",
               "linker")

@@ -31,7 +31,11 @@ def command(gate: str, only_linkers: tuple[str, ...], config_path: str | None, f
             close = did_you_mean(name, selected.linkers)
             raise UsageError(f"gate {gate!r} has no linker {name!r}",
                              hint=(close + " " if close else "") + "its linkers: " + ", ".join(selected.linkers))
-    results = [replay_gate(cfg, selected, ln) for ln in selected.linkers if not only_linkers or ln in only_linkers]
+    from linkgate.gate.run import require_linkers
+
+    chosen = [ln for ln in selected.linkers if not only_linkers or ln in only_linkers]
+    require_linkers((selected, ln) for ln in chosen)
+    results = [replay_gate(cfg, selected, ln) for ln in chosen]
     report = build_report(results)
     emit(report, fmt, output)
     return report.exit_code

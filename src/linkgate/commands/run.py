@@ -7,7 +7,7 @@ import click
 from linkgate import config as config_mod
 from linkgate.commands.options import config_option, format_options, history_options, repo_option
 from linkgate.errors import UsageError
-from linkgate.gate.run import GateResult, run_gate
+from linkgate.gate.run import GateResult, require_linkers, run_gate
 from linkgate.progress import Progress
 from linkgate.report import emit
 from linkgate.gate.report import build_report
@@ -71,11 +71,11 @@ def command(
                 f"an interrupted prove left files mutated in {cfg.root} ({state.journal})",
                 hint="run `linkgate recover`, then run again",
             )
-        for gate in selected:
-            linkers = [
-                ln for ln in gate.linkers
-                if not (only_linkers and ln not in only_linkers) and not (pairs and (gate.name, ln) not in pairs)
-            ]
+        plan = [(gate, [ln for ln in gate.linkers
+                        if not (only_linkers and ln not in only_linkers) and not (pairs and (gate.name, ln) not in pairs)])
+                for gate in selected]
+        require_linkers((gate, ln) for gate, lns in plan for ln in lns)
+        for gate, linkers in plan:
             if not linkers:
                 continue
             for res in _run_linkers(cfg, gate, linkers, force_link, progress):

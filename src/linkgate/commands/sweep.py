@@ -37,6 +37,9 @@ def command(
             raise UsageError(f"gate {gate!r} has no linker {name!r}",
                              hint=(close + " " if close else "") + "its linkers: " + ", ".join(selected.linkers))
     linkers = [ln for ln in selected.linkers if not only_linkers or ln in only_linkers]
+    from linkgate.gate.run import require_linkers
+
+    require_linkers((selected, ln) for ln in linkers)
     with Progress(enabled=not quiet) as progress:
         entries = sweep(cfg, selected, linkers, jobs=jobs, progress=progress.phase)
     report = build_report(selected.name, linkers, entries)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from linkgate import repofs
-from linkgate.errors import ToolNotFound
+from linkgate.errors import LinkerMissing
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,8 @@ class Linker:
 
 LINKERS: dict[str, Linker] = {
     "default": Linker("default", (), None, None),
-    "bfd": Linker("bfd", ("-Clinker-features=-lld",), "ld.bfd", "binutils"),
+    # bfd names itself too: a -fuse-ld earlier in the user's flags would otherwise win (gate/overrides.py).
+    "bfd": Linker("bfd", ("-Clinker-features=-lld", "-Clink-arg=-fuse-ld=bfd"), "ld.bfd", "binutils"),
     "gold": Linker("gold", ("-Clinker-features=-lld", "-Clink-arg=-fuse-ld=gold"), "ld.gold", "binutils"),
     "lld": Linker("lld", ("-Clinker-features=-lld", "-Clink-arg=-fuse-ld=lld"), "ld.lld", "lld"),
     "mold": Linker("mold", ("-Clinker-features=-lld", "-Clink-arg=-fuse-ld=mold"), "mold", "mold"),
@@ -42,11 +43,33 @@ LINKERS: dict[str, Linker] = {
 def require(name: str, env: Mapping[str, str]) -> Linker:
     linker = LINKERS[name]
     if linker.program and shutil.which(linker.program, path=env.get("PATH")) is None:
-        raise ToolNotFound(
-            f"linker {name!r} needs {linker.program}, which is not on PATH",
-            hint=f"install it (apt-get install {linker.package}) or drop {name!r} from the gate's linkers",
+        raise LinkerMissing(
+            f"linker-missing: linker {name!r} needs {linker.program}, which is not on PATH",
+            hint=f"install it (apt-get install {linker.package}, as the job `linkgate ci github` writes does) "
+                 f"or drop {name!r} from the gate's linkers",
         )
     return linker
+
+
+def require_all(legs: Iterable[tuple[Mapping[str, str], str]]) -> None:
+    """Raise one ``linker-missing`` naming every linker of *legs* ((env, linker) pairs,
+    the env a leg builds with) that is not installed, before anything builds."""
+    missing: dict[str, Linker] = {}
+    for env, name in legs:
+        linker = LINKERS[name]
+        if linker.program and name not in missing and shutil.which(linker.program, path=env.get("PATH")) is None:
+            missing[name] = linker
+    if not missing:
+        return
+    if len(missing) == 1:
+        require(next(iter(missing)), {"PATH": ""})
+    packages = " ".join(sorted({str(ln.package) for ln in missing.values()}))
+    raise LinkerMissing(
+        "linker-missing: " + "; ".join(f"linker {n!r} needs {ln.program}" for n, ln in missing.items())
+        + ", which are not on PATH",
+        hint=f"install them (apt-get install {packages}, as the job `linkgate ci github` writes does) "
+             "or drop them from the gates' linkers",
+    )
 
 
 _SEP = "\x1f"

@@ -139,21 +139,34 @@ _PKG_ID = re.compile(r"^(?:[a-z+]+\+)?(?P<url>[^#]*)(?:#(?P<frag>.*))?$")
 _UNIT_DIR = re.compile(r"(/build/[^/\s]+?)-[0-9a-f]{16}(?=/|$)")
 
 
+# Digests of the directives before they kept order (a sorted set) carry no tag: a
+# row with one describes a recipe up to order only, and never equals a tagged one.
+DIGEST_VERSION = "v2"
+
+
 def directives_digest(
     build_scripts: Iterable[tuple[str, str]], target_dir: str, root: str | None = None
 ) -> str | None:
-    """A short digest of every link directive the build scripts emitted, or None.
+    """A short digest of every link directive the build scripts emitted, in order, or None.
+
+    It covers, per package, each link directive (``rustc-link-lib``,
+    ``rustc-link-search``, ``rustc-flags``, ``rustc-link-arg*``, ...) in the order
+    the build script printed it, repeats included: ``-lb -la`` and ``-la -lb`` are
+    different recipes (GNU ld fails one of them). The packages are taken in name
+    order, because cargo runs build scripts in parallel and reports them in any
+    order; where each package's libraries stand on the link line follows the
+    dependency graph, which the digest does not cover.
 
     Paths under the target dir, the package's own directory and the checkout
     (*root*) are replaced by placeholders, and a unit directory's hash by
     ``$HASH``, so the same recipe gives the same digest under every linker, on
     every machine and in every checkout; a directive naming e.g.
-    /usr/local/cuda keeps its path, because that is part of the recipe.
+    /usr/local/cuda keeps its path, because that is part of the recipe. The
+    digest starts with ``v2:`` (DIGEST_VERSION).
     """
     from linkgate.cargo.buildscript import read_build_script_output
 
-    # Longest first: the target dir and the package usually lie inside the checkout.
-    lines: set[str] = set()
+    blocks: list[str] = []
     for package_id, out_dir in build_scripts:  # (package_id, out_dir), as GateResult keeps them
         if not out_dir:
             continue
@@ -165,12 +178,16 @@ def directives_digest(
         places += [(p, "$PKG") for p in (pkg_dir,) if p] + [(r, "$ROOT") for r in (root,) if r]
         places = [(os.path.normpath(p), tag) for p, tag in places]
         places += [(os.path.realpath(p), tag) for p, tag in places if os.path.realpath(p) != p]
+        # Longest first: the target dir and the package usually lie inside the checkout.
         places.sort(key=lambda pt: -len(pt[0]))
-        for d in out.link_directives():
-            lines.add(f"{name}\t{d.key}\t{_normalised(d.value, places)}")
-    if not lines:
+        lines = [f"{name}\t{d.key}\t{_normalised(d.value, places)}" for d in out.link_directives()]
+        if lines:
+            blocks.append("\n".join(lines))
+    if not blocks:
         return None
-    return hashlib.sha256("\n".join(sorted(lines)).encode()).hexdigest()[:16]
+    # The same package's script twice (host and target builds) is one recipe per build.
+    text = "\n\n".join(sorted(blocks))
+    return f"{DIGEST_VERSION}:" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _normalised(value: str, places: list[tuple[str, str]]) -> str:

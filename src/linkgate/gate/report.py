@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from linkgate.errors import EXIT_ERROR, EXIT_FINDING, EXIT_OK
-from linkgate.gate.run import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult
+from linkgate.gate.run import COMPILE_FAILED, LINK_FAILED, LINKED, LINKER_OVERRIDDEN, GateResult
 from linkgate.report.markdown import code, fenced
 from linkgate.report.model import Case, Finding, Level, Report
 
@@ -63,6 +63,8 @@ def headline(r: GateResult) -> str:
         return "link failed: " + ", ".join(r.failed_targets)
     if r.verdict == COMPILE_FAILED:
         return headline_of({"verdict": r.verdict})
+    if r.verdict == LINKER_OVERRIDDEN:
+        return "linker overridden: " + ", ".join(o["source"] for o in r.overrides)
     return "error: " + (r.messages[0].splitlines()[0] if r.messages else "unknown")
 
 
@@ -80,6 +82,10 @@ def findings(r: GateResult) -> list[Finding]:
                     file=_location(d)[0], line=_location(d)[1], hint=d.hint)
             for d in r.diagnostics if d.level == "warning"
         ]
+    if r.verdict == LINKER_OVERRIDDEN:
+        # The link's own diagnostics are another linker's: not findings about this one.
+        return [Finding(rule=r.verdict, level="error", message=f"{r.gate} [{r.linker}]: {m}")
+                for m in r.messages[:len(r.overrides)]]
     out: list[Finding] = []
     for d in r.diagnostics:
         file, line = _location(d)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,12 +26,14 @@ from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
 from linkgate.cargo.subcommand import judge
 from linkgate.config import Config, Gate
-from linkgate.errors import LinkgateError
+from linkgate.errors import LinkerMissing, LinkgateError
 
 LINKED = "linked"
 LINK_FAILED = "link-failed"
 COMPILE_FAILED = "compile-failed"
 ERROR = "error"
+# Something other than linkgate selects this leg's linker (gate/overrides.py): no verdict about it.
+LINKER_OVERRIDDEN = "linker-overridden"
 
 Progress = Callable[[str, "BuildLog | None"], None]
 
@@ -73,8 +75,13 @@ class GateResult:
     replayed: bool = False
     # linker-matrix (replay/matrix.py): {"mode", "built_with", "replayed", "fallback"}; None outside a matrix.
     matrix: dict[str, Any] | None = None
-    # Per linked file: {"path", "new", "names_linker", "mark", "needed"} (replay/matrix.py).
+    # Per linked file: {"path", "new", "names_linker", "mark", "marks", "needed"} (gate/proof.py).
     proof: list[dict[str, Any]] = field(default_factory=list)
+    # What selects another linker than this leg's (gate/overrides.py): {"source", "setting", "selects"}.
+    overrides: list[dict[str, str]] = field(default_factory=list)
+    # The verdict the links reached before an override voided it (the recording is still
+    # the tree's, for the other linkers' relinks); not part of the report.
+    link_verdict: str | None = field(default=None, repr=False)
     # (package_id, out_dir) of the build scripts cargo reported: replay and
     # sweep read their directives; not part of the report.
     build_scripts: list[tuple[str, str]] = field(default_factory=list, repr=False)
@@ -103,6 +110,11 @@ class GateResult:
     def ok(self) -> bool:
         return self.verdict == LINKED
 
+    @property
+    def links_verdict(self) -> str:
+        """What the links themselves reached, an override aside."""
+        return self.link_verdict if self.verdict == LINKER_OVERRIDDEN and self.link_verdict else self.verdict
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "gate": self.gate,
@@ -125,6 +137,7 @@ class GateResult:
             "replayed": self.replayed,
             **({"matrix": self.matrix} if self.matrix is not None else {}),
             **({"proof": self.proof} if self.proof else {}),
+            **({"overrides": self.overrides} if self.overrides else {}),
             **self._measured(),
         }
 
@@ -140,6 +153,11 @@ class GateResult:
             "recipes": list(self.recipes), "recipes_indistinct": list(self.recipes_indistinct),
             "directives_digest": self.directives_digest,
         }
+
+
+def require_linkers(legs: Iterable[tuple[Gate, str]]) -> None:
+    """``linker-missing`` (errors.LinkerMissing) before anything builds, when a leg's linker is not installed."""
+    linkers.require_all(({**os.environ, **gate.env}, ln) for gate, ln in legs)
 
 
 def cargo_argv(gate: Gate) -> list[str]:
@@ -244,6 +262,18 @@ def _run_gate(
             if result.verdict == LINKED:
                 _archive_order(result, gate, record_since)
                 add_mixed_linkage(result, recording.mixed_linkage(tdir, record_since, result.build_scripts))
+        # Read after the build, which is what reports the build scripts; the environment and
+        # the cargo configs are the ones the build saw.
+        found = leg_overrides(config, gate, linker, result.build_scripts)
+        if found and result.verdict in (LINKED, LINK_FAILED):
+            mark_overridden(result, linker, found)
+        failed_under_another_linker(result, linker, leg_suspects(config, gate))
+        if result.verdict in (LINKED, LINKER_OVERRIDDEN):
+            # A command gate's links may be any program's (a C helper it links itself): recorded, not enforced.
+            prove_links(result, linker, result.started_at, enforce=gate.is_cargo and result.verdict == LINKED,
+                        suspects=leg_suspects(config, gate))
+    except LinkerMissing:
+        raise  # an environment error for the whole command, never this leg's verdict
     except LinkgateError as exc:
         result.verdict = ERROR
         result.messages.append(exc.render())
@@ -289,6 +319,68 @@ def _judge_tree(result: GateResult, root: Path, tdir: Path, since: float | None)
 
 
 _DIRTY_SHOWN = 5
+
+
+def leg_overrides(config: Config, gate: Gate, linker: str, build_scripts: Sequence[tuple[str, str]]) -> list[Any]:
+    """What would override *linker* in a full build of *gate* (gate/overrides.py), for a
+    leg that relinks or replays recorded links instead of building."""
+    from linkgate.gate import overrides, wrapper
+
+    env = {**os.environ, **gate.env}
+    cwd = layout.work_dir(config, gate)
+    return [*overrides.before_build(linker, env, cwd, wrapper.target_triple(gate.cargo or (), env)),
+            *overrides.from_build_scripts(linker, build_scripts)]
+
+
+def leg_suspects(config: Config, gate: Gate) -> list[Any]:
+    """Settings that may select another linker; the marks decide (gate/overrides.py ``suspects``)."""
+    from linkgate.gate import overrides, wrapper
+
+    env = {**os.environ, **gate.env}
+    return overrides.suspects(env, layout.work_dir(config, gate), wrapper.target_triple(gate.cargo or (), env))
+
+
+# The diagnose family whose wording each of linkgate's linkers prints.
+_FAMILY = {"default": "lld", "lld": "lld", "bfd": "gnu-ld", "gold": "gold", "mold": "mold"}
+
+
+def failed_under_another_linker(result: GateResult, linker: str, suspects: Sequence[Any]) -> None:
+    """A failed link whose lines are another linker's (``mold: fatal: ...`` under
+    ``default``), with a suspect setting that explains it: ``linker-overridden``."""
+    if result.verdict != LINK_FAILED or not suspects:
+        return
+    families = {d.linker for d in result.diagnostics if d.linker and d.linker != "rustc"}
+    if families and families != {_FAMILY[linker]}:
+        mark_overridden(result, linker, suspects)
+
+
+def mark_overridden(result: GateResult, linker: str, found: Sequence[Any]) -> None:
+    """End *result* as ``linker-overridden``, naming every setting that selects another linker."""
+    result.link_verdict, result.verdict, result.proven = result.verdict, LINKER_OVERRIDDEN, False
+    result.overrides = [{"source": o.source, "setting": o.setting, "selects": o.selects} for o in found]
+    result.messages[:0] = [o.render(linker) for o in found]
+
+
+def prove_links(result: GateResult, linker: str, since: float | None, *, enforce: bool = True,
+                suspects: Sequence[Any] = ()) -> None:
+    """Prove every linked file (gate/proof.py) into ``result.proof``; with *enforce*, a
+    file that does not prove its link makes the leg an error, or ``linker-overridden``
+    when its marks name another linker and one of *suspects* explains it."""
+    from linkgate.gate import proof
+
+    other_linker = False
+    for a in result.linked:
+        if not a.path or any(p["path"] == a.path for p in result.proof):
+            continue
+        checked = proof.check(a.path, linker, since)
+        result.proof.append(checked.to_dict())
+        if enforce and checked.problem is not None:
+            result.verdict, result.proven = ERROR, False
+            result.messages.insert(0, f"{a.path} {checked.problem}; the link under this linker is not proven")
+            other_linker = other_linker or (checked.new and checked.marks is not None)
+    if other_linker and suspects:
+        result.verdict = LINKED
+        mark_overridden(result, linker, suspects)
 
 
 def _archive_order(result: GateResult, gate: Gate, since: float) -> None:

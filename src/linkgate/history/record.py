@@ -136,9 +136,9 @@ def _from_item(item: Any, where: str) -> RunRecord:
     )
 
 
-# linkgate.gate.run's verdicts (LINKED, LINK_FAILED, COMPILE_FAILED, ERROR);
+# linkgate.gate.run's verdicts (LINKED, LINK_FAILED, COMPILE_FAILED, ERROR, LINKER_OVERRIDDEN);
 # tests/unit/history keeps the two lists equal.
-RUN_VERDICTS = frozenset({"linked", "link-failed", "compile-failed", "error"})
+RUN_VERDICTS = frozenset({"linked", "link-failed", "compile-failed", "error", "linker-overridden"})
 
 
 def _iso_time(text: str) -> bool:

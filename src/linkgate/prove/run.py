@@ -17,7 +17,7 @@ from linkgate.prove import caches, controls
 from linkgate.gate import layout
 from linkgate.config import Config, Gate
 from linkgate.errors import UsageError
-from linkgate.gate.run import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult, run_gate
+from linkgate.gate.run import COMPILE_FAILED, LINK_FAILED, LINKED, GateResult, require_linkers, run_gate
 from linkgate.prove.journal import Repository, terminate_as_exception
 from linkgate.userregex import RegexRefused, compile_user
 
@@ -107,6 +107,7 @@ def prove(
     """``replay``: judge a file control by replay when its mutation only
     removes directives the build script prints (linkgate.replay.probe)."""
     selected = select(config, gates, names)
+    require_linkers((g, ln) for g, c in selected for ln in c.runs_under(g.linkers))
     outcomes: list[ControlOutcome] = []
     # Lock before reading the files: another prove may have one mutated right now.
     with Repository(config.root).locked() as repo:

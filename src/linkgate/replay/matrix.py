@@ -51,10 +51,11 @@ from linkgate.gate import layout, linkers, measure, recording
 from linkgate.gate.linkrecord import LINKS_DIR
 from linkgate.gate.run import (
     COMPILE_FAILED, ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact, add_mixed_linkage, diagnostics_for,
-    judge_archive_order, rust_callers,
+    failed_under_another_linker, judge_archive_order, leg_overrides, leg_suspects, mark_overridden, prove_links,
+    rust_callers,
     run_gate,
 )
-from linkgate.replay import command, elfinfo
+from linkgate.replay import command
 from linkgate.replay.run import Attempt, Recorded, RecordedLink, ReplayRefused, archive_order, distinct_blocks, load, \
     require_fresh
 
@@ -101,10 +102,6 @@ def run_linkers(
     phase(f"{gate.name} [{first_linker}]: building (its links are replayed under {', '.join(selected[1:])})")
     first = run_gate(config, gate, first_linker, force_link=force_link, progress=progress)
     first.matrix = matrix_info("replay", first_linker, False, None)
-    if first.verdict == LINKED:
-        # Recorded, not enforced: what `default` (or cc's own GNU ld) is here is the
-        # user's configuration's business; the relinks' own marks are enforced.
-        prove_marks(first, first_linker, enforce=False)
     results = [first]
     if first.verdict == COMPILE_FAILED:
         # Rust sources do not compile whatever the linker: building them again under each
@@ -142,9 +139,20 @@ def rebuild(
 
 
 def relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateResult | Fallback:
-    """*linker*'s result from *first*'s recorded links, or why it needs a full build."""
+    """*linker*'s result from *first*'s recorded links, or why it needs a full build.
+    A leg another setting overrides (gate/overrides.py) ends as a full build of it would:
+    ``linker-overridden``, naming the setting, with nothing relinked."""
     built = first.linker
-    if first.verdict not in (LINKED, LINK_FAILED):
+    linkers.require(linker, {**os.environ, **gate.env})  # linker-missing, not a failed relink
+    overridden = leg_overrides(config, gate, linker, first.build_scripts)
+    if overridden:
+        res = GateResult(gate=gate.name, linker=linker, verdict=first.links_verdict,
+                         target_dir=str(layout.target_dir(config, gate, linker)), argv=list(first.argv))
+        res.context, res.recipes, res.directives_digest = first.context, first.recipes, first.directives_digest
+        mark_overridden(res, linker, overridden)
+        res.matrix = matrix_info("replay", built, False, None)
+        return res
+    if first.links_verdict not in (LINKED, LINK_FAILED):
         return Fallback(linker, f"the build under {built} ended in {first.verdict}, so it recorded no link to replay")
     why = linker_dependent_script(first.build_scripts)
     if why:
@@ -163,7 +171,7 @@ def relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateRe
 def _relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateResult | Fallback:
     built = first.linker
     try:
-        if first.linked or first.verdict == LINK_FAILED:
+        if first.linked or first.links_verdict == LINK_FAILED:
             recorded = load(config, gate, built)
             # Recorded by this very run, from this tree: only its inputs can have moved since.
             stale = sorted({p for link in recorded.links for p in command.stale_inputs(link.record)})
@@ -192,11 +200,12 @@ def _relink(config: Config, gate: Gate, first: GateResult, linker: str) -> GateR
                                     "<sysroot>/lib/rustlib/<triple>/lib), so rust-lld cannot be selected")
         plans.append((link, args))
     attempts = _run_all(plans, out_dir)
-    res = _result(gate, recorded, linker, tdir, attempts, started, t0, first.failed_targets, first.cold)
+    res = _result(gate, recorded, linker, tdir, attempts, started, t0, first.failed_targets, first.cold,
+                  suspects=leg_suspects(config, gate))
     res.matrix = matrix_info("replay", built, True, None)
     # The same tree and build as the first linker's: its commit, branch and dirt, its recipes.
     res.context, res.recipes, res.directives_digest = first.context, first.recipes, first.directives_digest
-    if first.verdict == LINK_FAILED and not first.archive_order_failed and res.verdict == LINKED:
+    if first.links_verdict == LINK_FAILED and not first.archive_order_failed and res.verdict == LINKED:
         return Fallback(linker, f"the build under {built} stopped at a link failure, so cargo never linked "
                                 f"the rest; every recorded link passed under {linker}, which says nothing of the others")
     _save(recorded, linker, tdir, attempts)
@@ -249,7 +258,7 @@ def _named(link: RecordedLink, failed_before: Sequence[str]) -> str:
 
 def _result(
     gate: Gate, recorded: Recorded, linker: str, tdir: Path, attempts: Sequence[_Attempt], started: float, t0: float,
-    failed_before: Sequence[str] = (), first_cold: bool | None = None,
+    failed_before: Sequence[str] = (), first_cold: bool | None = None, *, suspects: Sequence[Any] = (),
 ) -> GateResult:
     first = attempts[0].link.record if attempts else None
     res = GateResult(gate=recorded.gate, linker=linker, verdict=ERROR, target_dir=str(tdir),
@@ -277,54 +286,18 @@ def _result(
         res.diagnostics = diagnostics_for(classified, recorded.build_scripts, failed[0].args, failed[0].link.record.cwd)
         # No line table in a release link: the call is read from the sources rustc compiled there.
         res.diagnostics = rust_callers(res.diagnostics, [Path(failed[0].link.record.cwd)])
+        failed_under_another_linker(res, linker, suspects)
     else:
         res.verdict, res.proven = LINKED, True
         judge_archive_order(res, gate, *archive_order([a.as_replay() for a in attempts]))
         if res.verdict == LINKED:
-            prove_marks(res, linker, since=started)
+            prove_links(res, linker, since=started, suspects=suspects)
     res.messages.append(f"relinked {len(attempts)} recorded link(s) of the {recorded.linker} build under {linker} "
                         f"(same objects and archives, no cargo build) into {tdir / MATRIX_DIR}")
     res.duration_s = time.monotonic() - t0
     res.link_s = measure.link_seconds(res.links, started, started + res.duration_s)
     res.directives_digest = measure.directives_digest(res.build_scripts, str(recorded.tdir))
     return res
-
-
-def prove_marks(res: GateResult, linker: str, since: float | None = None, *, enforce: bool = True) -> None:
-    """Check every linked file: it exists, is new (when *since*), and its ELF marks
-    name *linker*; record its NEEDED list. A file that fails is not proven (with
-    *enforce* off, a cargo link whose marks name another linker is a warning)."""
-    path_env = os.environ.get("PATH")
-    for a in res.linked:
-        if not a.path or any(p["path"] == a.path for p in res.proof):
-            continue
-        try:
-            mtime = os.stat(a.path).st_mtime
-        except OSError:
-            res.proof.append({"path": a.path, "new": False, "names_linker": False, "mark": None, "needed": []})
-            res.proven = False
-            res.messages.append(f"{a.path} does not exist after its link; the link is not proven")
-            continue
-        mark = elfinfo.mark(a.path)
-        named = mark is not None and elfinfo.names_linker(mark, linker, path_env)
-        new = since is None or mtime >= since - 1.0  # file systems keep coarse mtimes
-        res.proof.append({
-            "path": a.path, "new": new, "names_linker": named,
-            "mark": None if mark is None else mark.version or "no linker mark (GNU ld writes none)",
-            "needed": list(mark.needed) if mark else [],
-        })
-        if not enforce and new and not named:
-            res.warnings.append(f"{a.path}: its ELF marks name {res.proof[-1]['mark'] or 'nothing readable'}, "
-                                f"not what linkgate's {linker!r} selects on x86_64 Linux (the configuration may "
-                                "choose another linker); the relinks under the other linkers select theirs")
-            continue
-        if not (named and new):
-            res.proven = False
-            res.verdict = ERROR
-            res.messages.append(
-                f"{a.path}: " + ("older than this run" if not new else
-                                 f"its ELF marks name {res.proof[-1]['mark'] or 'nothing readable'}, not {linker}")
-                + "; the link under this linker is not proven")
 
 
 def _save(recorded: Recorded, linker: str, tdir: Path, attempts: Sequence[_Attempt]) -> None:

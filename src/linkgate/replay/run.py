@@ -296,9 +296,15 @@ def archive_order(attempts: Sequence[Attempt]) -> tuple[list[Any], list[str]]:
 
 
 def replay_gate(config: Config, gate: Gate, linker: str) -> GateResult:
-    from linkgate.gate.run import add_mixed_linkage, judge_archive_order
+    from linkgate.gate import proof
+    from linkgate.gate.run import (
+        add_mixed_linkage, failed_under_another_linker, judge_archive_order, leg_overrides, leg_suspects, mark_overridden,
+    )
+
+    from linkgate.gate import linkers
 
     started = time.monotonic()
+    linkers.require(linker, {**os.environ, **gate.env})  # linker-missing, not a failed replay
     recorded = load(config, gate, linker)
     require_fresh(recorded)
     with tempfile.TemporaryDirectory(prefix="linkgate-replay-") as tmp:
@@ -311,4 +317,21 @@ def replay_gate(config: Config, gate: Gate, linker: str) -> GateResult:
         if result.verdict == LINKED:
             add_mixed_linkage(result, recording.mixed_linkage_of(
                 [(a.args, a.link.record.cwd, a.link.record.output) for a in attempts], list(recorded.build_scripts)))
+        overridden = leg_overrides(config, gate, linker, recorded.build_scripts)
+        if overridden and result.verdict in (LINKED, LINK_FAILED):
+            mark_overridden(result, linker, overridden)
+        elif result.verdict == LINKED:
+            # Proven as run proves (gate/proof.py), while the replayed files still exist.
+            for a in attempts:
+                checked = proof.check(a.output, linker, None)
+                result.proof.append({**checked.to_dict(), "path": a.link.record.output or a.output,
+                                     "replayed_to": a.output})
+                if checked.problem is not None:
+                    result.verdict, result.proven = ERROR, False
+                    result.messages.insert(0, f"the replayed {a.link.target} {checked.problem}; not proven")
+            suspects = leg_suspects(config, gate)
+            if result.verdict == ERROR and suspects:
+                result.verdict = LINKED
+                mark_overridden(result, linker, suspects)
+        failed_under_another_linker(result, linker, leg_suspects(config, gate))
         return result

@@ -192,7 +192,7 @@ def test_the_verdict_list_is_the_gate_s():
     from linkgate.gate import run
     from linkgate.history.record import RUN_VERDICTS
 
-    assert RUN_VERDICTS == {run.LINKED, run.LINK_FAILED, run.COMPILE_FAILED, run.ERROR}
+    assert RUN_VERDICTS == {run.LINKED, run.LINK_FAILED, run.COMPILE_FAILED, run.ERROR, run.LINKER_OVERRIDDEN}
 
 
 def test_ci_github_reads_past_rows_of_the_wrong_type(tmp_path, capsys, monkeypatch):

@@ -165,3 +165,18 @@ def test_archive_order_fail_under_a_matrix_relinks_the_other_linkers(ordersys, c
     assert by["mold"]["verdict"] == "linked", by["mold"]["warnings"]
     for linker in ("bfd", "mold"):
         assert by[linker]["matrix"]["replayed"] is True and by[linker]["matrix"]["fallback"] is None, by[linker]
+
+
+def test_the_wrong_order_and_the_fixed_order_are_different_recipes(ordersys, capsys):
+    # The tree whose -lhelper -lshim fails under GNU ld and the tree that fixed it
+    # must not share a directives digest (it hashed a sorted set once).
+    rc, doc = _run(capsys, "--linker", "bfd")
+    wrong = doc["results"][0]
+    assert rc == 1 and wrong["verdict"] == "link-failed"
+    script = ordersys / "ordsys/build.rs"
+    script.write_text(script.read_text().replace(WRONG, RIGHT))
+    rc, doc = _run(capsys, "--linker", "bfd")
+    right = doc["results"][0]
+    assert rc == 0 and right["verdict"] == "linked"
+    assert wrong["directives_digest"].startswith("v2:") and right["directives_digest"].startswith("v2:")
+    assert wrong["directives_digest"] != right["directives_digest"]

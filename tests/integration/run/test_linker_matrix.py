@@ -127,7 +127,7 @@ def test_replay_and_sweep_read_a_relinked_linkers_recording(tmp_path, monkeypatc
     assert swept["directives"] and all(set(d["linkers"]) == {"mold"} for d in swept["directives"]), swept
 
 
-def test_a_default_the_configuration_points_elsewhere_is_a_warning_not_an_error(tmp_path, monkeypatch, capsys):
+def test_a_default_the_configuration_points_elsewhere_is_overridden_and_bfd_still_proven(tmp_path, monkeypatch, capsys):
     ws = tmp_path / "ws"
     shutil.copytree(FIXTURES / "ccsys", ws, ignore=shutil.ignore_patterns("target", ".linkgate"))
     cfg = ws / "linkgate.toml"
@@ -135,10 +135,11 @@ def test_a_default_the_configuration_points_elsewhere_is_a_warning_not_an_error(
                                            'linkers = ["default", "bfd"]\nenv = { RUSTFLAGS = "-Clink-arg=-fuse-ld=mold" }\n'))
     doc = run_doc(ws, monkeypatch, capsys)
     res = {r["linker"]: r for r in doc["results"]}
-    assert res["default"]["verdict"] == "linked" and res["default"]["proven"]
-    assert any("ELF marks name mold 1." in w for w in res["default"]["warnings"]), res["default"]["warnings"]
+    assert res["default"]["verdict"] == "linker-overridden" and not res["default"]["proven"]
+    assert "environment variable RUSTFLAGS sets -Clink-arg=-fuse-ld=mold" in res["default"]["messages"][0]
+    assert any(m["family"] == "mold" for p in res["default"]["proof"] for m in p["marks"]), res["default"]["proof"]
     assert res["bfd"]["matrix"]["replayed"] and res["bfd"]["proven"]
-    assert all(p["names_linker"] for p in res["bfd"]["proof"])
+    assert all(p["names_linker"] and p["marks"] == [] for p in res["bfd"]["proof"])
 
 
 def test_a_warm_run_that_links_nothing_relinks_the_other_linkers_own_last_relinks(tmp_path, monkeypatch, capsys):

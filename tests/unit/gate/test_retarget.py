@@ -13,7 +13,8 @@ TAIL = ["-Wl,--eh-frame-hdr", "-Wl,-z,noexecstack", "-L", SYSLIB, "-o", "/t/deps
 # As rustc 1.95 writes them (recorded by linkgate's wrapper, FACTS.md "Which linker runs").
 RECORDED = {
     "default": [*HEAD, f"-B{GCC_LD}", "-fuse-ld=lld", *TAIL],
-    "bfd": [*HEAD, *TAIL],
+    # linkgate names bfd too, so an earlier -fuse-ld in the user's flags loses (gate/overrides.py).
+    "bfd": [*HEAD, *TAIL, "-fuse-ld=bfd"],
     "gold": [*HEAD, *TAIL, "-fuse-ld=gold"],
     "lld": [*HEAD, *TAIL, "-fuse-ld=lld"],
     "mold": [*HEAD, *TAIL, "-fuse-ld=mold"],

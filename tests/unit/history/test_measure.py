@@ -66,10 +66,23 @@ def test_digest_ignores_where_the_tree_and_target_dir_are(tmp_path: Path) -> Non
         return directives_digest([build_output(tdir, f"{base}/src/zsys", lines)], str(tdir))
 
     first = digest(tmp_path / "a")
-    assert first is not None and len(first) == 16
+    assert first is not None and first.startswith("v2:") and len(first) == 19
     assert digest(tmp_path / "b") == first
     assert digest(tmp_path / "c", ["cargo:rustc-link-lib=dylib=stdc++"]) != first
     assert digest(tmp_path / "d", ["cargo:rerun-if-env-changed=CC", "cargo:warning=hi"]) == first
+
+
+def test_digest_keeps_order_and_repeats(tmp_path: Path) -> None:
+    # -lb -la fails under GNU ld where -la -lb links: not the same recipe.
+    def digest(base: Path, libs: list[str]) -> str | None:
+        tdir = base / "target"
+        lines = ["cargo:rustc-link-search=native=/opt/x", *(f"cargo:rustc-link-lib=static={x}" for x in libs)]
+        return directives_digest([build_output(tdir, f"{base}/src/zsys", lines)], str(tdir))
+
+    ab = digest(tmp_path / "a", ["a", "b"])
+    assert digest(tmp_path / "b", ["b", "a"]) != ab
+    assert digest(tmp_path / "c", ["a", "b", "a"]) != ab
+    assert digest(tmp_path / "d", ["a", "b"]) == ab
 
 
 def test_no_link_directive_means_no_digest(tmp_path: Path) -> None:
