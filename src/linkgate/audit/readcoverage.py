@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from linkgate.workflows.coverage import STATUSES, Gap, StepCoverage
+from linkgate.workflows.coverage import STATUSES, Gap, StepCoverage, files
 
 
 def gap_json(g: Gap) -> dict[str, Any]:
@@ -26,8 +26,12 @@ def coverage_json(steps: Iterable[StepCoverage]) -> dict[str, Any]:
             "step": s.step + 1, "line": s.line, "label": s.label, "kind": s.kind, "status": s.status,
             "gaps": [gap_json(g) for g in s.gaps], "followed": list(s.followed),
         })
+    reached = files(items)
     return {
         "totals": {**totals, "steps": len(items)},
+        "files": [{"file": rel, "kind": kind, "status": status, "reasons": list(reasons)}
+                  for rel, kind, status, reasons in reached],
+        "file_totals": {status: sum(1 for f in reached if f[2] == status) for status in STATUSES},
         "workflows": [{"workflow": wf, "jobs": [{"job": job, "steps": rows} for job, rows in jobs.items()]}
                       for wf, jobs in workflows.items()],
     }

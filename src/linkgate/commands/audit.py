@@ -310,9 +310,16 @@ def _print_coverage(console: Any, cov: dict[str, Any]) -> None:
                     for m in gap["mentions"]:
                         console.print(f"        [dim]{escape(m['file'])}:{m['line']}: {escape(m['text'])}[/]",
                                       highlight=False)
-    t = cov["totals"]
+    if cov["files"]:
+        console.print("[bold]files reached[/]", highlight=False)
+    for f in cov["files"]:
+        why = f" ({'; '.join(f['reasons'])})" if f["reasons"] else ""
+        console.print(f"  [{style[f['status']]}]{f['status']}[/] {escape(f['file'])} [dim]{f['kind']}[/]"
+                      f"{escape(why)}", highlight=False)
+    t, ft = cov["totals"], cov["file_totals"]
     console.print(f"read coverage: {t['read']} read, {t['partly read']} partly read, {t['unread']} unread "
-                  f"of {t['steps']} steps", highlight=False)
+                  f"of {t['steps']} steps; files: {ft['read']} read, {ft['partly read']} partly read, "
+                  f"{ft['unread']} unread", highlight=False)
 
 
 def _markdown(report: Any) -> str:

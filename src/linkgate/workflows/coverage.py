@@ -65,6 +65,7 @@ class Gap:
     why: str
     cargo: bool
     mentions: tuple[Mention, ...] = ()
+    unread: str = ""  # the repository file (or package directory) left unread, when it is one
 
     @property
     def where(self) -> str:
@@ -138,7 +139,7 @@ def action_gap(file: str, line: int, uses: str, read: Callable[[str], str | None
         rel = name[2:].rstrip("/")
         found = next(((f"{rel}/{n}", t) for n in ("action.yml", "action.yaml") if (t := read(f"{rel}/{n}"))), None)
         return Gap(file, line, f"uses: {name}", "a local action linkgate does not read", True,
-                   mentions(*found) if found else ())
+                   mentions(*found) if found else (), found[0] if found else rel)
     if name.startswith("docker://"):
         return Gap(file, line, f"uses: {name}", "a container action linkgate does not read", True)
     return Gap(file, line, f"uses: {uses}", "an action linkgate does not know", False)
@@ -172,3 +173,44 @@ def foreign_language(rel: str, text: str) -> str | None:
         if rel.endswith(suffix):
             return language
     return None
+
+
+def file_kind(rel: str) -> str:
+    name = rel.rsplit("/", 1)[-1]
+    if name == "xtask":
+        return "Rust program"
+    if name in ("Makefile", "makefile", "GNUmakefile"):
+        return "Makefile"
+    if name.lower() in ("justfile", ".justfile"):
+        return "justfile"
+    if name == "package.json":
+        return "package scripts"
+    if name.endswith(".toml"):
+        return "cargo-make tasks"
+    if name == "Dockerfile" or name.endswith(".Dockerfile") or name.startswith("Dockerfile."):
+        return "Dockerfile"
+    if name in ("action.yml", "action.yaml"):
+        return "action"
+    return "script" if "." in name or "/" in rel else "program"
+
+
+def files(steps: Iterable[StepCoverage]) -> list[tuple[str, str, str, tuple[str, ...]]]:
+    """Every script, task file, Makefile and unread program the steps reached, once each, as
+    (file, kind, status, reasons): read when followed with no gap in it, partly read when a gap
+    lies in it, unread when it was only named."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    items = list(steps)
+    for step in items:
+        for rel in step.followed:
+            found.setdefault(rel, ("read", []))
+    for step in items:
+        for gap in step.gaps:
+            if gap.unread:
+                # Followed for one step (a Dockerfile's ENTRYPOINT) and not read for another (its RUN lines).
+                status, reasons = found.get(gap.unread, ("unread", []))
+                found[gap.unread] = ("unread" if status == "unread" else "partly read", reasons + [gap.why])
+            if gap.file in found and gap.file != step.workflow:
+                _, reasons = found[gap.file]
+                found[gap.file] = ("partly read", reasons + [f"line {gap.line}: {gap.why}"])
+    return [(rel, file_kind(rel), status, tuple(dict.fromkeys(reasons)))
+            for rel, (status, reasons) in sorted(found.items())]

@@ -75,6 +75,10 @@ class RepoHost:
             self.touched.append(rel)
         return text
 
+    def peek(self, rel: str) -> str | None:
+        """*rel*'s text for a textual scan: not counted as read (followed) for coverage."""
+        return self._read(rel)
+
     def _read(self, rel: str) -> str | None:
         if rel not in self._texts:
             try:

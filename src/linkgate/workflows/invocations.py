@@ -79,6 +79,7 @@ class Scan:
     _evaluated: dict[tuple[Any, ...], Evaluator] = field(default_factory=dict, repr=False)
     # The gaps of the step being scanned (workflows.coverage), whatever the notes' de-duplication.
     _gaps: list[Gap] = field(default_factory=list, repr=False)
+    _not_followed: set[str] = field(default_factory=set, repr=False)
 
     def note(self, file: str, line: int, cause: str, message: str) -> None:
         if (file, cause) not in self._noted:
@@ -142,6 +143,7 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
         if runs is False:
             continue
         scan._gaps = []
+        scan._not_followed = set()
         host.touched.clear()
         line_if = step.key_lines.get("if", step.line)
         conds = job_conds + (() if runs else (f"{wf.rel}:{line_if} if: {step.if_}",))
@@ -162,7 +164,8 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
             understood = _action_step(host, gates, wf, step, ctx, cwd, step_env, scan, conds, common)
         scan.coverage.add(StepCoverage(
             wf.rel, job.id, step.index, step.line, _step_label(step), "run" if step.run is not None else "action",
-            coverage.status_of(scan._gaps, understood), tuple(scan._gaps), tuple(dict.fromkeys(host.touched))))
+            coverage.status_of(scan._gaps, understood), tuple(scan._gaps),
+            tuple(dict.fromkeys(t for t in host.touched if t not in scan._not_followed))))
 
 
 def _step_label(step: Step) -> str:
@@ -218,7 +221,7 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
         return True
     if not frontends.known_action(step.uses):
         if not coverage.known_no_cargo_action(step.uses):
-            gap = coverage.action_gap(wf.rel, line, step.uses, host.read_script)
+            gap = coverage.action_gap(wf.rel, line, step.uses, host.peek)
             scan.gap(gap, f"`uses: {step.uses}` is {gap.why}; the cargo commands it runs are not audited"
                      if gap.cargo else None, cause=f"uses: {step.uses}")
             return False
@@ -235,7 +238,7 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
             if done is not None:
                 if done.note is not None:
                     scan.gap(Gap(wf.rel, line, " ".join(argv), done.gap_why or done.note[1], True,
-                                 _xtask_mentions(host, done)), done.note[1], cause=done.note[0])
+                                 _xtask_mentions(host, done), done.unread_dir), done.note[1], cause=done.note[0])
                 argv, step_cwd, action_via = list(done.argv), done.cwd, done.via
         if frontends.program(argv) == "maturin" and not frontends.runs_cargo(argv):
             continue  # `maturin sdist`: packs the sources, builds nothing
@@ -349,12 +352,13 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
             _dockerfile(host, cmd, docker.built_from(cmd.argv), scan)
     for problem in ev.problems:
         if problem.unread:
-            source = host.read_script(problem.unread)
+            source = host.peek(problem.unread)
+            scan._not_followed.add(problem.unread)  # opened to learn its language, never read as bash
             found_lines = _mentions(host, problem.unread)
             language = coverage.foreign_language(problem.unread, source or "")
             why = f"a {language} program linkgate does not read" if language else "a program linkgate does not read"
             scan.gap(Gap(problem.file, problem.line, problem.cause, why,
-                         bool(found_lines), found_lines), problem.message if found_lines else None,
+                         bool(found_lines), found_lines, problem.unread), problem.message if found_lines else None,
                      cause=problem.cause)
         else:
             scan.gap(Gap(problem.file, problem.line, "", problem.message, problem.cargo),
@@ -365,7 +369,7 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
 def _mentions(host: RepoHost, rel: str) -> tuple[coverage.Mention, ...]:
     """Scanned once per host (one audit), however many matrix combinations meet the file."""
     if rel not in host.scanned:
-        host.scanned[rel] = coverage.mentions(rel, host.read_script(rel))
+        host.scanned[rel] = coverage.mentions(rel, host.peek(rel))
     return host.scanned[rel]
 
 
@@ -384,7 +388,7 @@ def _dockerfile(host: RepoHost, cmd: ShellCommand, image: docker.Image | None, s
     rel = posixpath.normpath(posixpath.join(cmd.cwd, image.dockerfile))
     found = _mentions(host, rel)
     scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), f"builds {rel}, a Dockerfile linkgate does not read",
-                 bool(found), found),
+                 bool(found), found, rel),
              f"`{' '.join(cmd.argv)}` builds {rel}, a Dockerfile linkgate does not read; the cargo commands its "
              "RUN lines run are not audited" if found else None, cause=f"Dockerfile {rel}")
 
@@ -408,13 +412,13 @@ def _interpreted(host: RepoHost, cmd: ShellCommand, scan: Scan) -> None:
     if script is None or any(a in ("-m", "-c", "-e") for a in cmd.argv[1:cmd.argv.index(script)]):
         return
     rel = posixpath.normpath(posixpath.join(cmd.cwd, script))
-    text = host.read_script(rel) if not rel.startswith(("..", "/")) else None
+    text = host.peek(rel) if not rel.startswith(("..", "/")) else None
     if text is None:
         return
     found = _mentions(host, rel)
     message = f"{rel} is a {language} program linkgate does not read; the cargo commands it runs are not audited"
     scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), f"a {language} program linkgate does not read",
-                 bool(found), found), message if found else None, cause=f"script {rel}")
+                 bool(found), found, rel), message if found else None, cause=f"script {rel}")
 
 
 def _completed(host: RepoHost, cmd: ShellCommand, scan: Scan) -> ShellCommand:
@@ -427,7 +431,7 @@ def _completed(host: RepoHost, cmd: ShellCommand, scan: Scan) -> ShellCommand:
         return cmd
     if done.note is not None:
         scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), done.gap_why or done.note[1],
-                     True, _xtask_mentions(host, done)), done.note[1], cause=done.note[0])
+                     True, _xtask_mentions(host, done), done.unread_dir), done.note[1], cause=done.note[0])
     via = (*cmd.via, *(f"{cmd.file}:{cmd.line} {v}" for v in done.via)) if done.via else cmd.via
     return replace(cmd, argv=done.argv, cwd=done.cwd, via=via)
 

@@ -105,3 +105,27 @@ def test_coverage_flag_prints_each_step_per_workflow_and_job(tmp_path: Path,
     assert "read coverage: 3 read, 1 partly read, 0 unread of 4 steps" in out
     main(["audit", "--repo", str(repo)])
     assert "read coverage" not in capsys.readouterr().out
+
+
+def test_files_reached_are_classified_once_each(tmp_path: Path) -> None:
+    unread = audit(tmp_path, "unread")["coverage"]
+    assert [(f["file"], f["kind"], f["status"]) for f in unread["files"]] == [
+        (".github/actions/build/action.yml", "action", "unread"),
+        ("scripts/build_wheels.py", "script", "unread"),
+        ("scripts/changelog.py", "script", "unread"),
+        # Opened to learn its language from the shebang, never read as bash.
+        ("scripts/release.nu", "script", "unread"),
+    ]
+    tasks = audit(tmp_path / "t", "task-files")["coverage"]
+    assert [(f["file"], f["kind"], f["status"], f["reasons"]) for f in tasks["files"]] == [
+        ("Makefile.ci.toml", "cargo-make tasks", "read", []),
+        ("Makefile.toml", "cargo-make tasks", "read", []),
+        ("justfile", "justfile", "partly read", ["line 6: cannot evaluate {{env_var('FEATURES')}}"]),
+        ("make/base.toml", "cargo-make tasks", "read", []),
+        ("make/extra.toml", "cargo-make tasks", "partly read", ["line 2: cannot evaluate ${ON_CI}"]),
+    ]
+    assert tasks["file_totals"] == {"read": 3, "partly read": 2, "unread": 0}
+    docker = audit(tmp_path / "d", "docker-image")["coverage"]
+    # Its ENTRYPOINT is followed by `docker run`; its RUN lines, run by the build, are not read.
+    assert [(f["file"], f["status"]) for f in docker["files"]] == [
+        ("docker/Dockerfile", "partly read"), ("scripts/entrypoint.sh", "read")]
