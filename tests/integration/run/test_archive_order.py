@@ -180,3 +180,27 @@ def test_the_wrong_order_and_the_fixed_order_are_different_recipes(ordersys, cap
     assert rc == 0 and right["verdict"] == "linked"
     assert wrong["directives_digest"].startswith("v2:") and right["directives_digest"].startswith("v2:")
     assert wrong["directives_digest"] != right["directives_digest"]
+
+
+@pytest.mark.parametrize("mode", ["rebuild", "replay"])
+def test_a_control_under_bfd_with_mold_in_rustflags_is_judged_by_bfd(ordersys, capsys, monkeypatch, mode):
+    """RUSTFLAGS selecting mold made every leg link with mold: under bfd the swapped
+    archives linked and prove called the control not-reproduced. bfd's own choice must
+    win there, and the default leg, which the setting does override, is no verdict."""
+    script = ordersys / "ordsys/build.rs"
+    script.write_text(script.read_text().replace(WRONG, RIGHT))
+    subprocess.run(["git", "-C", str(ordersys), "-c", "user.name=t", "-c", "user.email=t@t",
+                    "commit", "-qam", "right order"], check=True)
+    cfg = ordersys / "linkgate.toml"
+    cfg.write_text(
+        cfg.read_text().replace('linkers = ["default", "bfd"]', f'linkers = ["default", "bfd"]\nlinker-matrix = "{mode}"')
+        + "\n[[gate.control]]\nname = \"swap-archives\"\nfile = \"ordsys/build.rs\"\n"
+        "replace = { pattern = 'bundle=shim(\"\\);\\n.*-)bundle=helper', with = 'bundle=helper\\1bundle=shim' }\n"
+        'expect-kind = "archive-order"\n'
+    )
+    monkeypatch.setenv("RUSTFLAGS", "-C link-arg=-fuse-ld=mold")
+    main(["prove", "-q", "--no-history", "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    by = {c["linker"]: c for c in doc["controls"]}
+    assert by["bfd"]["outcome"] == "caught", by["bfd"]
+    assert by["default"]["outcome"] == "error" and "RUSTFLAGS" in by["default"]["reason"], by["default"]
