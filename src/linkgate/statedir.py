@@ -115,3 +115,36 @@ def check_file(root: Path, name: str) -> Path:
         if not wanted(st.st_mode):
             raise unsafe(here, _what(st.st_mode))
     return path
+
+
+def create_fresh(path: Path, data: bytes | str) -> None:
+    """Write *data* into a new file at *path*, whatever was there: a file, or a
+    symlink a repository committed (under ``target/`` too), is removed first and
+    never written through (``O_EXCL|O_NOFOLLOW``)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    try:
+        view = memoryview(raw)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+def replace_with(path: Path, data: bytes | str) -> None:
+    """Replace *path* by a file holding *data*: written fresh beside it, then
+    renamed over it (a rename replaces a symlink, never follows it)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        create_fresh(tmp, data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -161,3 +161,34 @@ def make_repo_links(outside: Path, repo: Path, rel: str, target: str) -> Path:
     victim = (outside / "victim.txt") if target == "outside" else repo / "src" / "main.rs"
     (repo / rel).symlink_to(victim)
     return victim
+
+
+# linkgate's own files under the gate's target directory, which a repository can commit too
+TARGET_FILES = ["default/linkgate-links/last-run.state", "default/linkgate-links/.last-run.state.{pid}.tmp",
+                "default/linkgate-links/external-inputs.state", "default/.linkgate-lock", "linkgate/.gitignore"]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("rel", TARGET_FILES)
+def test_a_run_writes_nothing_through_a_committed_target_link(sandbox, rel):
+    import os
+
+    outside, repo = sandbox
+    (repo / ".git").mkdir()
+    (repo / "Cargo.toml").write_text('[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (repo / "src").mkdir()
+    (repo / "src" / "main.rs").write_bytes(MAIN)
+    (repo / "linkgate.toml").write_text('[[gate]]\nname = "g"\ncargo = ["build"]\n')
+    (outside / "victim.txt").write_bytes(VICTIM)
+    base = repo / "target" / "linkgate"
+    path = repo / "target" / rel if rel.startswith("linkgate/") else base / "g" / rel.format(pid=os.getpid())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(outside / "victim.txt")
+    result = run(["run", "g", "--no-history", "--repo", str(repo)], repo, outside=outside, repo=repo)
+    assert (outside / "victim.txt").read_bytes() == VICTIM
+    assert (repo / "src" / "main.rs").read_bytes() == MAIN
+    if rel == "linkgate/.gitignore":
+        # The gate cannot run in that directory: an error of the gate (exit 3), named.
+        assert result.code == 3 and REFUSED in result.out, result.out
+    else:
+        assert result.code == 0, result.err

@@ -18,8 +18,7 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
-from linkgate import repofs
-from linkgate import proc
+from linkgate import proc, repofs, statedir
 from linkgate.errors import ToolNotFound
 
 _FILE = "host-triples.json"
@@ -68,9 +67,7 @@ def host_triple(rustc: str = "rustc", env: Mapping[str, str] | None = None) -> s
         cached[key] = triple
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{_FILE}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(dict(list(cached.items())[-32:]), indent=1) + "\n", encoding="utf-8")
-            os.replace(tmp, path)
+            statedir.replace_with(path, json.dumps(dict(list(cached.items())[-32:]), indent=1) + "\n")
         except OSError:
             pass  # a read-only home still gets its answer
     return triple

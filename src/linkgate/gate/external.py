@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from linkgate import statedir
 from linkgate.cargo import linklib
 from linkgate.gate.linkrecord import LINKS_DIR
 
@@ -127,7 +128,5 @@ def save(target_dir: Path, archives: Mapping[str, Sequence[str]]) -> dict[str, d
                 doc.setdefault(package_id, {})[path] = st
     folder = target_dir / LINKS_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f".{RECORD}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(doc, indent=1) + "\n")
-    os.replace(tmp, folder / RECORD)
+    statedir.replace_with(folder / RECORD, json.dumps(doc, indent=1) + "\n")
     return doc

@@ -18,6 +18,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from linkgate import statedir
 from linkgate.gate.linkrecord import LINKS_DIR, LinkRecord, read_records
 
 if TYPE_CHECKING:  # the classifier is imported only when a link said something
@@ -48,9 +49,7 @@ def begin(tdir: Path, keep: Collection[str] = ()) -> float:
 
 
 def _write_json(path: Path, doc: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(doc, indent=1) + "\n")
-    os.replace(tmp, path)
+    statedir.replace_with(path, json.dumps(doc, indent=1) + "\n")
 
 
 def finish(

@@ -26,8 +26,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from linkgate import repofs
-from linkgate import proc
+from linkgate import proc, repofs, statedir
 from linkgate.errors import CommandFailed, ToolNotFound
 from linkgate.gate.linkrecord import LINKS_DIR
 
@@ -63,7 +62,7 @@ def ensure(tdir: Path, env: Mapping[str, str]) -> Path:
     exe.parent.mkdir(parents=True, exist_ok=True)
     c_file = exe.with_name(f".{WRAPPER_NAME}.{os.getpid()}.c")
     tmp = exe.with_name(f".{WRAPPER_NAME}.{os.getpid()}")
-    c_file.write_bytes(src)
+    statedir.create_fresh(c_file, src)
     import shlex
 
     cc = env.get("CC") or "cc"
@@ -78,7 +77,7 @@ def ensure(tdir: Path, env: Mapping[str, str]) -> Path:
         c_file.unlink(missing_ok=True)
     # Another linkgate may compile the same file at once: replace atomically.
     os.replace(tmp, exe)
-    stamp.write_text(digest + "\n")
+    statedir.replace_with(stamp, digest + "\n")
     return exe
 
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from linkgate import statedir
 from linkgate.gate import linkinputs
 from linkgate.gate.linkrecord import LinkRecord
 
@@ -86,7 +87,7 @@ def build(
     program = rec.argv[0] if rec.argv else rec.linker_program or "cc"
     if scratch is not None and sum(len(a) + 1 for a in final) > _RESPONSE_FILE_OVER:
         rsp = scratch / (Path(output).name + ".args")
-        rsp.write_text("\n".join(gcc_quote(a) for a in final) + "\n")
+        statedir.create_fresh(rsp, "\n".join(gcc_quote(a) for a in final) + "\n")
         final = [f"@{rsp}"]
     return ReplayCommand(argv=(program, *final), cwd=rec.cwd, env=env, output=output)
 

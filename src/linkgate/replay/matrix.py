@@ -44,8 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from linkgate import repofs
-from linkgate import proc
+from linkgate import proc, repofs, statedir
 from linkgate.config import Config, Gate
 from linkgate.gate import layout, linkers, measure, recording
 from linkgate.gate.linkrecord import LINKS_DIR
@@ -329,7 +328,7 @@ def _save(recorded: Recorded, linker: str, tdir: Path, attempts: Sequence[_Attem
             "added_args": list(a.added), "stderr": a.stderr,
             "relinked_from": {"linker": recorded.linker, "record": rec.id},
         }
-        (folder / f"{rid}.json").write_text(json.dumps(doc, indent=1) + "\n")
+        statedir.replace_with(folder / f"{rid}.json", json.dumps(doc, indent=1) + "\n")
         ids.append((rid, a))
     recording.begin(tdir, keep={f"{rid}.inputs" for rid, _ in ids})
     state = {
@@ -347,9 +346,7 @@ def _save(recorded: Recorded, linker: str, tdir: Path, attempts: Sequence[_Attem
     }
     if recorded.cwd is not None:
         state["cwd"] = str(recorded.cwd)
-    tmp = folder / f".{recording.LAST_RUN}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(state, indent=1) + "\n")
-    os.replace(tmp, folder / recording.LAST_RUN)
+    statedir.replace_with(folder / recording.LAST_RUN, json.dumps(state, indent=1) + "\n")
 
 
 def linker_dependent_script(build_scripts: Sequence[tuple[str, str]]) -> str | None:
