@@ -63,6 +63,7 @@ def finish(
     cwd: Path,
     artifacts: Sequence[dict[str, Any]] = (),
     passed: bool = False,
+    dirty_inputs: Sequence[dict[str, str]] = (),
 ) -> list[dict[str, Any]]:
     """Complete this run's records; return their link times (``links``). A run that
     *passed* without linking anything leaves the last recorded run the replayable one."""
@@ -122,6 +123,9 @@ def finish(
             # git calls on describing its tree.
             "tree": tree_state(cwd) if records else None,
             "script_outputs": script_outputs(build_scripts) if records else None,
+            # What the build read that no commit holds (gate/dirtyinputs.py): a replay of
+            # these links judges the same tree, so it is dirty for the same files.
+            "dirty_inputs": list(dirty_inputs),
         },
     )
     return links

@@ -252,11 +252,14 @@ def _run_gate(
             _run_cargo(result, argv, cwd, env, force_link, progress, config.root)
         else:
             _run_command(result, argv, cwd, env, progress, tdir=tdir, since=record_since, force_link=force_link)
+        _judge_tree(result, config.root, tdir, record_since)
         if record_since is not None:
+            ctx = result.context
             result.links = recording.finish(
                 tdir, gate=gate.name, linker=linker, started=record_since, verdict=result.verdict,
                 build_scripts=result.build_scripts, cwd=cwd, artifacts=[a.to_dict() for a in result.linked],
                 passed=result.verdict == LINKED,
+                dirty_inputs=[d.to_dict() for d in ctx.dirty_inputs] if ctx is not None else [],
             )
             recorded = True
             if result.verdict == LINKED:
@@ -278,7 +281,6 @@ def _run_gate(
         result.verdict = ERROR
         result.messages.append(exc.render())
     result.duration_s = time.monotonic() - start
-    _judge_tree(result, config.root, tdir, record_since if recorded else None)
     if recorded:
         # Clipped to this run's own span: compile + link never exceeds the wall time.
         result.link_s = measure.link_seconds(result.links, result.started_at, result.started_at + result.duration_s)
@@ -294,12 +296,13 @@ def _judge_tree(result: GateResult, root: Path, tdir: Path, since: float | None)
         return  # not a git checkout: nothing to compare the inputs with
     from dataclasses import replace
 
-    from linkgate.gate import buildinputs, dirtyinputs, external
+    from linkgate.gate import buildinputs, dirtyinputs, external, linkinputs
     from linkgate.gate.linkrecord import read_records
 
     inputs = buildinputs.collect(result.seen_artifacts, result.build_scripts)
     archives = [p for files in external.load(tdir).values() for p in files]
-    linked = [[str(i["path"]) for i in rec.inputs if isinstance(i, dict) and "path" in i]
+    # Before recording.finish: the link lines' inputs as the linker read them.
+    linked = [[item.path for item in linkinputs.inputs(rec.args, rec.cwd)]
               for rec in (read_records(tdir, since=since) if since is not None else ())]
     inputs = inputs.plus_files([*archives, *buildinputs.record_paths(linked, [tdir])])
     found = dirtyinputs.dirty_inputs(root, inputs, [tdir, root / ".linkgate"])

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from linkgate import proc
 from linkgate.config import Config, Gate
 from linkgate.errors import LinkgateError
-from linkgate.gate import layout, recording
+from linkgate.gate import layout, measure, recording
 from linkgate.gate.linkrecord import LINKS_DIR, LinkRecord, read_ids
 from linkgate.gate.run import ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact
 from linkgate.replay import command
@@ -47,6 +47,7 @@ class Recorded:
     cwd: Path | None = None
     tree: dict[str, Any] | None = None              # recording.tree_state when recorded
     script_outputs: dict[str, Any] | None = None    # recording.script_outputs when recorded
+    dirty_inputs: tuple[tuple[str, str], ...] = ()  # (path, why): what the recorded build read that no commit holds
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,9 @@ def load(config: Config, gate: Gate, linker: str) -> Recorded:
     cwd = Path(state["cwd"]) if isinstance(state.get("cwd"), str) else None
     tree = state.get("tree") if isinstance(state.get("tree"), dict) else None
     outputs = state.get("script_outputs") if isinstance(state.get("script_outputs"), dict) else None
-    return Recorded(gate.name, linker, tdir, links, scripts, cwd, tree, outputs)
+    dirty = tuple((str(d["path"]), str(d["why"])) for d in state.get("dirty_inputs") or ()
+                  if isinstance(d, dict) and isinstance(d.get("path"), str) and isinstance(d.get("why"), str))
+    return Recorded(gate.name, linker, tdir, links, scripts, cwd, tree, outputs, dirty)
 
 
 def _target_from_output(output: str) -> str:
@@ -295,6 +298,19 @@ def archive_order(attempts: Sequence[Attempt]) -> tuple[list[Any], list[str]]:
     return found, ids
 
 
+def replayed_context(config: Config, recorded: Recorded) -> measure.RunContext:
+    """Where a replay ran, on the tree the recording was made from (require_same_tree held):
+    dirty for the same inputs the recorded build read (gate/dirtyinputs.py)."""
+    from dataclasses import replace
+
+    from linkgate.gate.dirtyinputs import DirtyInput
+
+    ctx = measure.context(config.root)
+    if not recorded.dirty_inputs or ctx.dirty is None:
+        return ctx
+    return replace(ctx, dirty=True, dirty_inputs=tuple(DirtyInput(p, w) for p, w in recorded.dirty_inputs))
+
+
 def replay_gate(config: Config, gate: Gate, linker: str) -> GateResult:
     from linkgate.gate import proof
     from linkgate.gate.run import (
@@ -312,6 +328,7 @@ def replay_gate(config: Config, gate: Gate, linker: str) -> GateResult:
         attempts = attempt_all(recorded.links, Path(tmp), [
             recording.backrefs_flag(link.record.args, link.record.linker_program) for link in recorded.links])
         result = result_of(recorded, attempts, started)
+        result.context = replayed_context(config, recorded)
         if result.verdict == LINKED:
             judge_archive_order(result, gate, *archive_order(attempts))
         if result.verdict == LINKED:

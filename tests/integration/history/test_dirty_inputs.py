@@ -126,3 +126,15 @@ def test_an_ignored_file_rustc_reads_and_an_untracked_module_are_named(tmp_path,
         {"path": "eapp/src/main.rs", "why": "modified"},
         {"path": "eapp/src/more.rs", "why": "untracked"},
     ]
+
+
+def test_a_replay_of_a_dirty_build_is_dirty_for_the_same_files(tmp_path, monkeypatch, capsys):
+    root = tmp_path / "repo"
+    _repo(root, RERUN["cc-style-blind"])
+    monkeypatch.chdir(root)
+    history = tmp_path / "h.sqlite"
+    assert _run(capsys, history)["dirty"] is True
+    assert main(["replay", "app", "--format", "json"]) == 0
+    (res,) = json.loads(capsys.readouterr().out)["results"]
+    assert res["replayed"] and res["dirty"] is True
+    assert {"path": "esys/native/extra/extra.c", "why": "untracked"} in res["dirty_inputs"]
