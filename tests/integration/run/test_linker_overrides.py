@@ -21,7 +21,7 @@ from linkgate.cli import main
 SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "src/linkgate/data/schemas/run-1.json").read_text())
 TRIPLE = next(ln.split()[1] for ln in subprocess.run(["rustc", "-vV"], capture_output=True, text=True,
                                                      check=True).stdout.splitlines() if ln.startswith("host:"))
-LINKERS = ["default", "bfd", "mold"]
+LINKERS = ["default", "bfd", "gold", "lld", "mold"]
 MOLD_CC = '#!/bin/sh\nexec cc "$@" -fuse-ld=mold\n'
 
 
@@ -75,9 +75,10 @@ OVERRIDDEN = {
     "config-target-rustflags": {"default"},
     "config-build-rustflags": {"default"},
     # A script around cc that adds -fuse-ld=mold: the mold leg is really mold's.
-    "config-target-linker": {"default", "bfd"},
-    "build-script": {"default", "bfd"},
+    "config-target-linker": {"default", "bfd", "gold", "lld"},
+    "build-script": {"default", "bfd", "gold", "lld"},
 }
+FAMILIES = {"default": {"lld"}, "bfd": set(), "gold": {"gold"}, "lld": {"lld"}, "mold": {"mold"}}
 BUILD_RS = 'fn main() {\n    println!("cargo:rustc-link-arg=-fuse-ld=mold");\n}\n'
 
 
@@ -120,7 +121,7 @@ def test_each_override_source_in_both_modes(source, tmp_path, monkeypatch, capsy
                 assert (r["verdict"], r["proven"]) == ("linked", True), (mode, ln, r)
                 assert r["proof"] and all(p["names_linker"] and p["new"] for p in r["proof"]), (mode, ln, r["proof"])
                 families = {m["family"] for p in r["proof"] for m in p["marks"]}
-                assert families == ({"mold"} if ln == "mold" else set()), (mode, ln, r["proof"])
+                assert families == FAMILIES[ln], (mode, ln, r["proof"])
         assert code == 3
         verdicts[mode] = {ln: r["verdict"] for ln, r in by.items()}
     assert verdicts["rebuild"] == verdicts["replay"]
@@ -135,4 +136,4 @@ def test_without_overrides_every_leg_is_proven_by_its_marks_in_both_modes(tmp_pa
         for r in doc["results"]:
             assert (r["verdict"], r["proven"]) == ("linked", True), r
             families = {m["family"] for p in r["proof"] for m in p["marks"]}
-            assert r["proof"] and families == {"default": {"lld"}, "bfd": set(), "mold": {"mold"}}[r["linker"]], r
+            assert r["proof"] and families == FAMILIES[r["linker"]], r
