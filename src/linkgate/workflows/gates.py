@@ -54,6 +54,9 @@ class GateCommand:
 class GateNote:
     cause: str
     message: str
+    # A gate that runs a command linkgate does not read may link; a configuration or gate
+    # name `linkgate run` refuses makes it fail before anything is built.
+    may_link: bool = False
 
 
 def run_line(argv: Sequence[str]) -> RunLine | None:
@@ -128,7 +131,7 @@ class GateSource:
                 continue
             if gate.cargo is None:
                 notes.append(GateNote(gate.name, f"gate {gate.name!r} runs `{' '.join(gate.command or ())}`, "
-                                      "not cargo: what it links is not audited"))
+                                      "not cargo: what it links is not audited", may_link=True))
                 continue
             gate_env = {**env, **gate.env}
             gate_env["CARGO_TARGET_DIR"] = self._target_dir(config, gate, linkers, gate_env)

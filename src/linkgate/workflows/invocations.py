@@ -181,7 +181,7 @@ def _foreign_step(wf: Workflow, step: Step, scan: Scan) -> None:
     found = tuple(coverage.Mention(wf.rel, step.run.content_line + m.line - 1, m.text)
                   for m in coverage.mentions(wf.rel, str(step.run)))
     line = step.key_lines.get("run", step.line)
-    gap = Gap(wf.rel, line, f"shell: {step.shell}", "a Python script linkgate does not read", bool(found), found)
+    gap = Gap(wf.rel, line, "shell: python", "a Python script linkgate does not read", bool(found), found)
     scan.gap(gap, "a `shell: python` step is a Python script linkgate does not read; the cargo commands it runs "
              "are not audited" if found else None, cause="shell: python")
 
@@ -299,7 +299,8 @@ def _gate_commands(gates: GateSource, line: RunLine, file: str, lineno: int, cwd
     """The cargo commands of a `linkgate run` line; what cannot be audited becomes a note."""
     found, notes = gates.commands(line, cwd, env, unknown)
     for note in notes:
-        scan.note(file, lineno, note.cause, note.message)
+        # A gate that cannot be read may link anything it names: a gap, as an unread program is.
+        scan.gap(Gap(file, lineno, "linkgate run", note.message, note.may_link), note.message, cause=note.cause)
     return found
 
 

@@ -129,3 +129,22 @@ def test_files_reached_are_classified_once_each(tmp_path: Path) -> None:
     # Its ENTRYPOINT is followed by `docker run`; its RUN lines, run by the build, are not read.
     assert [(f["file"], f["status"]) for f in docker["files"]] == [
         ("docker/Dockerfile", "partly read"), ("scripts/entrypoint.sh", "read")]
+
+
+def test_a_command_gate_may_link_but_a_gate_linkgate_run_refuses_cannot(tmp_path: Path) -> None:
+    repo = tmp_path / "gates"
+    shutil.copytree(SHAPES.parent / "gates", repo)
+    wf = repo / WF
+    wf.write_text(wf.read_text().replace("linkgate run bz-link", "linkgate run make-link"))
+    out = tmp_path / "a.json"
+    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
+    never = [f for f in json.loads(out.read_text())["findings"] if f["rule"] == "never-linked"]
+    # `make link` is a command linkgate does not read: it could link `static`.
+    assert [(f["level"], f["unless"]) for f in never] == [
+        ("warning", [f"{WF}:17 (linkgate run, gate 'make-link' runs `make link`, not cargo: what it links is "
+                     "not audited)"])]
+    wf.write_text(wf.read_text().replace("linkgate run make-link", "linkgate run no-such-gate"))
+    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
+    never = [f for f in json.loads(out.read_text())["findings"] if f["rule"] == "never-linked"]
+    # `linkgate run` refuses a gate name it does not have: it links nothing.
+    assert [(f["level"], f["unless"]) for f in never] == [("error", [])]
