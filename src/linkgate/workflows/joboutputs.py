@@ -4,7 +4,8 @@
 ``target: ${{ fromJSON(needs.x.outputs.targets) }}`` (one axis) take their value
 from job ``x``'s ``outputs.m``, which names a step output
 (``${{ steps.s.outputs.m }}``); step ``s`` writes it with
-``echo "m=VALUE" >> "$GITHUB_OUTPUT"`` (GitHub's step-output file). When VALUE is a
+``echo "m=VALUE" >> "$GITHUB_OUTPUT"`` (GitHub's step-output file) or the deprecated
+``echo "::set-output name=m::VALUE"``. When VALUE is a
 JSON literal written in the script (no variable, no command substitution), the
 matrix is that literal; anything else is left as written (one unknown
 combination, as before).
@@ -64,9 +65,15 @@ def _written(script: str, name: str) -> str | None:
     pattern = re.compile(
         rf"""^\s*echo\s+(?:'{re.escape(name)}=([^'$`]*)'|"{re.escape(name)}=((?:[^"$`\\]|\\.)*)"|{re.escape(name)}=(\S+))"""
         r"""\s*>>\s*"?\$\{?GITHUB_OUTPUT\}?"?\s*$""", re.M)
+    # The deprecated workflow command `echo "::set-output name=NAME::VALUE"` writes the same output.
+    legacy = re.compile(rf"""^\s*echo\s+(['"]?)::set-output name={re.escape(name)}::(.*?)\1\s*$""", re.M)
+    older = [m.group(2) for m in legacy.finditer(script)]
     found = [m for m in pattern.finditer(script)]
-    if len(found) != 1:
+    if len(found) + len(older) != 1:
         return None
+    if older:
+        value = older[0]
+        return None if "$" in value or "`" in value else value.replace('\\"', '"')
     m = found[0]
     if m.group(1) is not None:
         return m.group(1)
