@@ -18,6 +18,8 @@ from linkgate.diagnose.model import Diagnostic
 from linkgate.diagnose.rustc_notes import clean, is_command_line, lines_from_json_line
 
 MAX_GROUPS = 200
+# Distinct unmatched hit lines remembered: 4,096 lines of at most MAX_MATCH characters.
+MAX_PLAIN = 4096
 MAX_EXAMPLES = 5
 MAX_SEARCHED = 50
 # The longest text the signatures are run on. A longer line (an undefined
@@ -71,6 +73,7 @@ class Classifier:
         self._adds = 0
         self._adds_at_exit = 0  # _adds at the previous compiler-driver exit line
         self._recent: deque[str] = deque(maxlen=_RECENT)
+        self._plain: set[str] = set()  # hit lines no signature matched (see _match)
         self._holes: list[str] = []  # the long runs cut out of the current line
         self.searched: list[str] = []
         self.command_line: str | None = None
@@ -100,7 +103,7 @@ class Classifier:
 
         try:
             msg = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             return
         if not isinstance(msg, dict) or msg.get("reason") != "build-script-executed":
             return
@@ -199,6 +202,12 @@ class Classifier:
 
     def _match(self, lineno: int, text: str, prev: str, family: str | None) -> None:
         self._last_key = None
+        if text in self._plain:
+            # Seen before and no signature matched: every test below reads the text
+            # alone, so the answer is the same. A log of a million identical
+            # `ld: warning:` lines costs one scan, not forty regexes per line.
+            self._recent.append(text[:1000])
+            return
         # Each regex is guarded by a literal it needs: `in` is far cheaper than
         # an unanchored search, and most hit lines are none of these.
         m = sig.RUSTC_LINK_FAILED.search(text) if "linking with" in text else None
@@ -266,6 +275,8 @@ class Classifier:
         if sig.LINKER_ERROR.search(text):
             self._add(text, "unknown", text, family or self._family, line=lineno)
             return
+        if len(self._plain) < MAX_PLAIN:
+            self._plain.add(text)
         self._recent.append(text[:1000])
 
     def _link_exit(self, text: str, lineno: int) -> None:

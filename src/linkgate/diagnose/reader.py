@@ -16,8 +16,8 @@ from linkgate.diagnose import signatures as sig
 
 CHUNK = 1 << 20
 # A line longer than this is cut into pieces, so a megabyte line of binary
-# garbage costs no more memory than a chunk. A trigger word that straddles a
-# cut is missed; real linker messages are far shorter.
+# garbage costs no more memory than a chunk. A cut never splits a trigger word
+# (``_safe_cut``), so a failure at the end of a long line is still seen.
 MAX_LINE = 1 << 20
 # Lines kept after a hit that announces a list on the lines below it: ld64's
 # `"_x", referenced from:` then `_main in main.o`. Every other line that
@@ -39,8 +39,15 @@ def candidate_lines(lines: Iterable[str]) -> Iterator[tuple[int, str, bool]]:
     """Lines with a trigger word, plus a few after an ld64 list header, with whether each is a hit."""
     follow = 0
     for number, line in enumerate(lines, start=1):
+        if "\0" in line:
+            line = line.replace("\0", "")
         if len(line) > MAX_LINE:
-            line = line[:MAX_LINE]
+            # Keep a megabyte from the first trigger word on: a failure that ends a
+            # long line is what matters in it.
+            # (and what leads up to it: a trigger is often the middle of its message).
+            first = min((i for i in (line.find(t) for t in _TRIGGERS_STR) if i >= 0), default=0)
+            start = max(0, first - (1 << 16))
+            line = line[start:start + MAX_LINE]
         if any(t in line for t in _TRIGGERS_STR):
             yield number, line, True
             follow = max(follow - 1, _AFTER if FOLLOWED in line else 0)
@@ -72,7 +79,9 @@ class _Transcoded:
 
 
 class _Prefixed:
-    """*first* (already read to sniff the encoding), then the rest of *fh*."""
+    """*first* (already read to sniff the encoding), then the rest of *fh*, without
+    NUL bytes: a log written through a tool that pads or a terminal capture can hold
+    them inside words (``undef\\0ined``), where they would hide a trigger word."""
 
     def __init__(self, fh: BinaryIO, first: bytes) -> None:
         self._fh, self._first = fh, first
@@ -80,8 +89,9 @@ class _Prefixed:
     def read(self, size: int) -> bytes:
         if self._first:
             data, self._first = self._first, b""
-            return data
-        return self._fh.read(size)
+        else:
+            data = self._fh.read(size)
+        return data.replace(b"\0", b"") if b"\0" in data else data
 
 
 def as_utf8(fh: BinaryIO) -> Any:
@@ -91,15 +101,31 @@ def as_utf8(fh: BinaryIO) -> Any:
     for bom, encoding in _BOMS:
         if first.startswith(bom):
             return _Transcoded(fh, first[len(bom):], encoding)
-    sample = first[:4096]
-    if len(sample) >= 16:
-        odd, even = sample[1::2].count(0), sample[0::2].count(0)
-        half = len(sample) // 2
-        if odd > half * 0.9 and even < half * 0.1:
-            return _Transcoded(fh, first, "utf-16-le")
-        if even > half * 0.9 and odd < half * 0.1:
-            return _Transcoded(fh, first, "utf-16-be")
-    return _Prefixed(fh, first)
+    utf16 = _utf16_without_bom(first[:_SAMPLE])
+    return _Transcoded(fh, first, utf16) if utf16 else _Prefixed(fh, first)
+
+
+# How much of a log decides its encoding: enough to get past a long first line.
+_SAMPLE = 1 << 16
+
+
+def _utf16_without_bom(sample: bytes) -> str | None:
+    """UTF-16 by its NUL pattern: every ASCII character has a NUL on one side (odd
+    offsets for little-endian, even for big-endian). Non-ASCII UTF-16 (CJK, Cyrillic)
+    has few NULs, but the spaces, digits and newlines between its words still put
+    theirs on one side only; a UTF-8 log with stray NULs has few, on both sides.
+    So: NULs at least 2% of the sample (and 8), and 95% of them on one side."""
+    if len(sample) < 16:
+        return None
+    odd, even = sample[1::2].count(0), sample[0::2].count(0)
+    nuls = odd + even
+    if nuls < max(8, len(sample) // 50):
+        return None
+    if odd >= nuls * 0.95:
+        return "utf-16-le"
+    if even >= nuls * 0.95:
+        return "utf-16-be"
+    return None
 
 
 def candidate_lines_binary(fh: BinaryIO) -> Iterator[tuple[int, str, bool]]:
@@ -123,11 +149,15 @@ def candidate_lines_binary(fh: BinaryIO) -> Iterator[tuple[int, str, bool]]:
             return
         cut = buf.rfind(b"\n") + 1
         if cut == 0:
-            # No newline yet: pass a megabyte line on in MAX_LINE pieces.
-            cut = len(buf) - len(buf) % MAX_LINE
-            for at in range(0, cut, MAX_LINE):
-                yield from _scan(buf, at, at + MAX_LINE, ctx)
-            carry = buf[cut:]
+            # No newline yet: pass a megabyte line on in pieces of about MAX_LINE,
+            # each cut before a trigger word that would straddle it.
+            at = 0
+            while len(buf) - at >= MAX_LINE + _LONGEST:  # the window around the cut is all here
+                stop = _safe_cut(buf, at + MAX_LINE)
+                stop = at + MAX_LINE if stop <= at else stop
+                yield from _scan(buf, at, stop, ctx)
+                at = stop
+            carry = buf[at:]
             continue
         carry = buf[cut:]
         yield from _scan(buf, 0, cut, ctx)
@@ -162,6 +192,16 @@ def _scan(buf: bytes, start: int, end: int, ctx: _Context) -> Iterator[tuple[int
     if pos > end:  # a cut piece's last line ended at the cut, not at a newline
         number -= 1
     ctx.number = number + buf.count(b"\n", pos, end)
+
+
+def _safe_cut(buf: bytes, cut: int) -> int:
+    """*cut*, moved back to the start of any trigger word that spans it, so the
+    piece after it holds the whole word (a failure that ends a long line is seen)."""
+    for trig in _TRIGGERS_BYTES:
+        i = buf.find(trig, max(0, cut - len(trig) + 1), cut + len(trig) - 1)
+        if i != -1 and i < cut:
+            cut = i
+    return cut
 
 
 def _line_end(buf: bytes, pos: int, end: int) -> int:

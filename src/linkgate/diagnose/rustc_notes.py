@@ -66,15 +66,41 @@ def lines_from_json_line(line: str) -> list[str] | None:
         return None
     try:
         msg = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past Python's stack
         return None
-    if not isinstance(msg, dict) or "reason" not in msg:
+    if not isinstance(msg, dict):
         return None
+    if "reason" not in msg:
+        return _logger_record(msg)
     lines = linker_lines_from_cargo_message(msg)
+    inner = msg.get("message")
+    if not lines and msg.get("reason") == "compiler-message" and isinstance(inner, dict) \
+            and inner.get("level") == "error":
+        # A message without the linker's notes as children (another cargo, a tool that
+        # rewrote it) still carries what the terminal showed.
+        rendered = inner.get("rendered")
+        if isinstance(rendered, str):
+            return rendered.splitlines()
     header = link_failure_header(msg)
     # The command line goes along so the classifier can read the link's
     # archives (archive order); it is never classified itself.
     return [header, *command_line_notes(msg), *lines] if header else lines
+
+
+# Keys under which JSON-lines loggers (bunyan, pino, GitHub's and Buildkite's log
+# exporters, structlog) keep the line they wrapped.
+_RECORD_KEYS = ("line", "message", "msg", "log", "text")
+
+
+def _logger_record(msg: dict[str, Any]) -> list[str] | None:
+    """The text a JSON-lines logger wrapped (``{"line": ...}``, ``{"message": ...}``)."""
+    for key in _RECORD_KEYS:
+        value = msg.get(key)
+        if isinstance(value, str):
+            return value.splitlines()
+        if isinstance(value, dict) and isinstance(value.get("rendered"), str):
+            return str(value["rendered"]).splitlines()
+    return None
 
 
 def command_line_notes(msg: dict[str, Any]) -> list[str]:
