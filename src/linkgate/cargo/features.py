@@ -108,7 +108,7 @@ def feature_sets(repo: Path, cwd: str, call: CargoCall, package: str | None = No
     if not call.hack:
         return (make(call.features, call.no_default_features),)
     # cargo-hack expands the [features] table; optional dependencies only with --optional-deps.
-    names = manifest.features if manifest is not None else None
+    names = _hack_features(manifest, call.args) if manifest is not None else None
     if names is None or (call.hack == "feature-powerset" and len(names) > POWERSET_LIMIT):
         return (FeatureSet((), symbolic=f"{call.hack} (features unknown)"),)
     sets = [make((), False), make((), True)]
@@ -118,6 +118,25 @@ def feature_sets(repo: Path, cwd: str, call: CargoCall, package: str | None = No
         for size in range(1, len(names) + 1):
             sets += [make(c, True) for c in itertools.combinations(names, size)]
     return tuple(dict.fromkeys(sets))
+
+
+def _hack_features(manifest: Manifest, args: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The features cargo-hack expands: the [features] table, plus with ``--optional-deps``
+    every optional dependency's implicit feature (``--optional-deps=a,b``: those); None when
+    the option's value is a separate word linkgate cannot tell from a subcommand or path."""
+    extra: tuple[str, ...] = ()
+    for i, word in enumerate(args):
+        if word == "--":
+            break
+        if word.startswith("--optional-deps="):
+            wanted = {w for w in word.split("=", 1)[1].replace(",", " ").split() if w}
+            extra = tuple(f for f in manifest.implicit_features if f in wanted)
+        elif word == "--optional-deps":
+            following = args[i + 1] if i + 1 < len(args) else "-"
+            if not following.startswith("-"):
+                return None
+            extra = manifest.implicit_features
+    return tuple(sorted({*manifest.features, *extra}))
 
 
 def _as_cargo_sees(fs: FeatureSet, manifest: Manifest | None) -> FeatureSet:

@@ -107,3 +107,19 @@ def test_all_features_includes_the_implicit_features_of_optional_dependencies(re
     # Only the [features] table is not: all features are checked and never linked.
     assert _audit(repo, job("c", "cargo check -p zz-sys --all-features")
                   + job("t", "cargo test -p zz-sys --features gpu,secret")) == [("never-linked", "all features")]
+
+
+def test_cargo_hack_expands_optional_dependencies_only_when_asked(repo):
+    from linkgate.audit.run import run_audit
+
+    def sets(run: str) -> list[str]:
+        (repo / ".github/workflows").mkdir(parents=True, exist_ok=True)
+        (repo / ".github/workflows/ci.yml").write_text(PR + job("h", run))
+        (c,) = run_audit(repo).classified
+        return sorted({fs.label for fs in c.feature_sets})
+
+    assert sets("cargo hack check -p zz-sys --each-feature") == ["default", "gpu", "secret"]
+    assert sets("cargo hack check -p zz-sys --each-feature --optional-deps") == [
+        "default", "gpu", "secret", "tool", "zng-sys"]
+    assert sets("cargo hack check -p zz-sys --each-feature --optional-deps=zng-sys") == [
+        "default", "gpu", "secret", "zng-sys"]
