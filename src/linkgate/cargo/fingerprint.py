@@ -50,10 +50,10 @@ def read_run_record(path: Path, profile_root: Path) -> RerunRecord | None:
     try:
         data = json.loads(repofs.read_text(path, inside=None))
         mtime = path.stat().st_mtime
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested past Python's stack
         return None
-    if package is None or not isinstance(data, dict):
-        return None
+    if package is None or not _well_typed(data):
+        return None  # not what cargo writes: unread, like a record that is not JSON
     paths: list[str] = []
     env: list[str] = []
     values: list[tuple[str, str | None]] = []
@@ -84,6 +84,34 @@ def read_run_record(path: Path, profile_root: Path) -> RerunRecord | None:
         # unit's build directory has the fingerprint directory's name.
         output = path.parents[2] / "build" / path.parent.name / "output"
     return RerunRecord(package, path.parent, output, tuple(paths), tuple(env), any_change, mtime, tuple(values))
+
+
+def _well_typed(data: object) -> bool:
+    """Whether *data* has the types cargo writes, so no field is guessed from another
+    shape (a string of paths iterated as characters, a number as a list)."""
+    if not isinstance(data, dict):
+        return False
+    local = data.get("local")
+    if local is None:
+        return True
+    if not isinstance(local, list):
+        return False
+    for item in local:
+        if not isinstance(item, dict):
+            continue
+        changed, env = item.get("RerunIfChanged"), item.get("RerunIfEnvChanged")
+        if changed is not None:
+            if not isinstance(changed, dict):
+                return False
+            paths, output = changed.get("paths"), changed.get("output")
+            if paths is not None and not (isinstance(paths, list) and all(isinstance(p, str) for p in paths)):
+                return False
+            if output is not None and not isinstance(output, str):
+                return False
+        if env is not None and not (isinstance(env, dict) and isinstance(env.get("var"), str)
+                                    and (env.get("val") is None or isinstance(env.get("val"), str))):
+            return False
+    return True
 
 
 def record_for_out_dir(out_dir: str | Path) -> RerunRecord | None:

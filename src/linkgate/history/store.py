@@ -412,10 +412,19 @@ def _row(r: RunRecord) -> tuple[Any, ...]:
     )
 
 
+# The longest a run can take: GitHub ends a self-hosted runner's job after five
+# days (hosted ones after six hours). A time past it, negative, NaN or infinite
+# was not measured by any run: the row is skipped (named on stderr), never used
+# for a cost or a timeout-minutes.
+MAX_SECONDS = 5 * 24 * 3600
+
+
 def _is_num(v: Any, optional: bool = True) -> bool:
+    """A time in seconds a run could have taken (every number column is one)."""
     if v is None:
         return optional
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    return (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            and 0 <= v <= MAX_SECONDS)
 
 
 def _is_str(v: Any, optional: bool = True) -> bool:
@@ -431,7 +440,8 @@ def _sample_ok(row: tuple[Any, ...]) -> bool:
 
 def _sample(row: tuple[Any, ...]) -> CostSample:
     if not _sample_ok(row):
-        raise ValueError(f"run of gate {row[0]!r} with a value of the wrong type")
+        raise ValueError(f"run of gate {row[0]!r} with a value of the wrong type, or a time that is negative, "
+                         f"not finite or over {MAX_SECONDS:,} s")
     return CostSample._make(row)
 
 
@@ -444,7 +454,8 @@ def _record(row: tuple[Any, ...]) -> RunRecord:
             and all(v is None or (isinstance(v, int) and not isinstance(v, bool))
                     for v in (rebuilt, fresh, cold, forced, dirty))
             and isinstance(recipes, str) and isinstance(links, str) and _is_str(indistinct)):
-        raise ValueError(f"run {run_id!r} has a value of the wrong type")
+        raise ValueError(f"run {run_id!r} has a value of the wrong type, or a time that is negative, "
+                         f"not finite or over {MAX_SECONDS:,} s")
     recipes_list, links_list = json.loads(recipes), json.loads(links)
     indistinct_list = json.loads(indistinct) if indistinct is not None else []
     if not (isinstance(recipes_list, list) and all(isinstance(x, str) for x in recipes_list)

@@ -218,3 +218,22 @@ def test_ci_github_reads_past_rows_of_the_wrong_type(tmp_path, capsys, monkeypat
     code, out, err = lg(capsys, "ci", "github", "xla-link", "--history", str(path))
     assert code == 0 and err.count("skipped a history row") == 2, err
     assert "timeout-minutes" in out
+
+
+@pytest.mark.parametrize("bad", ["1e308", "-3600", "'NaN'", "9e999", "-1e-9", str(5 * 24 * 3600 + 1)])
+def test_times_no_run_takes_are_skipped_never_a_timeout(repo, tmp_path, capsys, bad):
+    path = tmp_path / "h.sqlite"
+    with History.open(path) as h:
+        h.add([rec("a", wall_s=10.0, cold=True), rec("b", wall_s=4.0)])
+    conn = sqlite3.connect(path)
+    for column in ("wall_s", "link_s", "compile_s"):
+        values = {"wall_s": "2", "link_s": "1", "compile_s": "1", column: bad}
+        conn.execute("INSERT INTO runs (run_id, kind, gate, linker, verdict, started_at, wall_s, link_s, compile_s, "
+                     f"cold, recipes, links) VALUES ('x-{column}', 'run', 'g', 'bfd', 'linked', 'z', "
+                     f"{values['wall_s']}, {values['link_s']}, {values['compile_s']}, 1, '[]', '[]')")
+    conn.commit()
+    conn.close()
+    code, out, err = lg(capsys, "cost", "--history", str(path), "--format", "json")
+    assert code == 0 and err.count("skipped a history row") == 3, err
+    (entry,) = json.loads(out)["entries"]
+    assert (entry["runs"], entry["cold"]["max_s"], entry["recommended_timeout_minutes"]) == (2, 10.0, 6)
