@@ -64,6 +64,7 @@ def finish(
     artifacts: Sequence[dict[str, Any]] = (),
     passed: bool = False,
     dirty_inputs: Sequence[dict[str, str]] = (),
+    units: Sequence[dict[str, Any]] = (),
 ) -> list[dict[str, Any]]:
     """Complete this run's records; return their link times (``links``). A run that
     *passed* without linking anything leaves the last recorded run the replayable one."""
@@ -118,6 +119,7 @@ def finish(
             "links": links,
             "artifacts": list(artifacts),
             "build_scripts": [{"package_id": p, "out_dir": o} for p, o in build_scripts],
+            "units": list(units),
             # Only a run that linked can be replayed (replay refuses one that linked
             # nothing before asking about the tree), so a warm no-op run spends no
             # git calls on describing its tree.

@@ -85,6 +85,9 @@ class GateResult:
     # (package_id, out_dir) of the build scripts cargo reported: replay and
     # sweep read their directives; not part of the report.
     build_scripts: list[tuple[str, str]] = field(default_factory=list, repr=False)
+    # Every unit cargo reported, as replay.copies.Unit dicts: which package each rlib
+    # and each linked file belongs to (the copy of a -l a package put on a line).
+    units: list[dict[str, Any]] = field(default_factory=list, repr=False)
     # Recorded in history and in the JSON document (gate/measure.py).
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     started_at: float = field(default_factory=time.time)  # the wrapper's link records use this clock
@@ -258,6 +261,7 @@ def _run_gate(
             result.links = recording.finish(
                 tdir, gate=gate.name, linker=linker, started=record_since, verdict=result.verdict,
                 build_scripts=result.build_scripts, cwd=cwd, artifacts=[a.to_dict() for a in result.linked],
+                units=result.units,
                 passed=result.verdict == LINKED,
                 dirty_inputs=[d.to_dict() for d in ctx.dirty_inputs] if ctx is not None else [],
             )
@@ -571,6 +575,10 @@ def _judge(result: GateResult, log: BuildLog, rc: int, stderr: str) -> None:
     for b in log.build_scripts:
         if (b.package_id, b.out_dir) not in result.build_scripts:
             result.build_scripts.append((b.package_id, b.out_dir))
+    for a in log.artifacts:
+        unit = _unit(a)
+        if unit is not None and unit not in result.units:
+            result.units.append(unit)
     result.linked = [_linked(a) for a in log.linkable if not a.fresh]
     result.up_to_date = [_linked(a) for a in log.linkable if a.fresh]
     if rc < 0:
@@ -829,6 +837,17 @@ def _judge_command_links(result: GateResult, argv: list[str], tdir: Path, since:
         + ". A command gate must build through cargo (or rustc) for the host target or CARGO_BUILD_TARGET "
         "in its env, with a subcommand that links, e.g. cargo test --no-run"
     )
+
+
+_LIB_KINDS = ("lib", "rlib", "dylib", "cdylib", "staticlib", "proc-macro")
+
+
+def _unit(a: Artifact) -> dict[str, Any] | None:
+    """What replay needs of a unit: its package, whether it is the library target, its rlib, its output."""
+    rlib = next((f for f in a.filenames if f.endswith(".rlib")), None)
+    if a.kind == "custom-build" or (rlib is None and a.output is None):
+        return None
+    return {"package_id": a.package_id, "lib": a.kind in _LIB_KINDS, "rlib": rlib, "output": a.output}
 
 
 def _linked(a: Artifact) -> LinkedArtifact:

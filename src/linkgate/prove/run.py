@@ -262,7 +262,7 @@ def _file_control_by_replay(
     shown = ", ".join(f"cargo:{k}={v}" for k, v in removed)
     note = (f"the mutation only removes {shown} (the original and mutated build scripts, run alone in a "
             "scratch OUT_DIR, wrote identical files and printed the same otherwise), so replay judged it")
-    outs = _prove_by_replay(config, p.gate, p.control, phase, on_build, match=probe.matches_removed(removed))
+    outs = _prove_by_replay(config, p.gate, p.control, phase, on_build, match=probe.matches_removed(removed, config.root / p.rel_path))
     failed = next((o for o in outs if o.outcome == ERROR), None)
     if failed is not None:
         # A real build can judge what replay could not (no recording, an unjudgeable directive).
@@ -301,6 +301,9 @@ def _prove_by_replay(
             out.outcome = ERROR
             out.reason = (f"not judged: the recorded links pass without the directive under {ln}, but "
                           f"{replayed.unjudged}\n  hint: {UNJUDGED_REMEDY}")
+        elif out.outcome == NOT_REPRODUCED and replayed.absent:
+            out.explanation = replayed.absent
+            out.notes.append(replayed.absent)
         elif out.outcome == NOT_REPRODUCED:
             out.explanation = replay_controls.explain(config, gate, ln, match)
             if out.explanation:

@@ -10,6 +10,13 @@ A ``static`` library rustc bundles into its package's rlib (see
 replay that still links proves nothing about dropping it, so
 :class:`ReplayedControl` carries why it is not judged instead.
 
+Which copy of a library each package put on each line is read from the
+rlibs that line names (:mod:`linkgate.replay.copies`), never from the order
+the build scripts ran in. A package whose crate is on none of the lines
+cannot be caught by dropping its directive: the links stay as recorded, and
+the control is not reproduced with that as its explanation (a full build of
+the same mutation says the same).
+
 When a control is not reproduced, :func:`explain` sweeps the directive it
 removed and returns the sweep's one sentence for the evidence.
 """
@@ -24,7 +31,7 @@ from typing import Any, NamedTuple
 
 from linkgate.config import Config, Control, Gate
 from linkgate.gate.run import GateResult, run_gate
-from linkgate.replay import command, directives
+from linkgate.replay import command, copies, directives
 from linkgate.replay.directives import SourceDirective
 from linkgate.replay.run import Recorded, ReplayRefused, attempt, load, require_fresh, result_of
 
@@ -45,6 +52,8 @@ def recording(config: Config, gate: Gate, linker: str, notes: list[str], on_buil
     try:
         recorded = load(config, gate, linker)
         require_fresh(recorded)
+        if recorded.units is None:
+            raise ReplayRefused("it does not say which package each rlib belongs to (made by an older linkgate)")
         return recorded
     except ReplayRefused as exc:
         notes.append(f"no replayable recording ({exc.message}); linkgate ran the gate first")
@@ -63,6 +72,7 @@ class ReplayedControl(NamedTuple):
     mutation: str       # "drop -lhelper (build.rs:12)"
     build_script: str   # relative to the repository root when inside it
     unjudged: str | None  # why a mutated replay that links proves nothing (a bundled static library)
+    absent: str | None = None  # why no recorded link carries the directive (its crate is on none)
 
 
 def relative(config: Config, path: str | None) -> str:
@@ -104,15 +114,27 @@ def replay_control(
     where = sorted({relative(config, found[i].build_script) + (f":{found[i].line}" if found[i].line else "")
                     for i in chosen})
     unjudged = next((why for i in chosen if (why := found[i].unjudged)), None)
+    script = next((relative(config, found[i].build_script) for i in chosen if found[i].build_script), "")
+    mutation = f"drop {label} ({', '.join(where)})"
+    # A copy goes only when every directive that puts it there is dropped (a package
+    # that prints a library twice keeps it while one line stays).
+    whole = {i for i in chosen if set(copies.siblings(found, i)) <= set(chosen)}
+    lines = []
+    for link in recorded.links:
+        args = command.arguments(link.record)
+        claims = copies.claim(found, args, recorded.units, link.record.output, link.record.cwd)
+        doubt = next((claims.doubt[i] for i in chosen if i in claims.doubt), None)
+        if doubt is not None:
+            raise ReplayRefused(f"cannot drop {label} on the recorded link of {link.target}: {doubt}",
+                                hint="use a file control that deletes the line printing it (a full build judges it)")
+        lines.append((link, args, claims))
     with tempfile.TemporaryDirectory(prefix="linkgate-control-") as tmp:
         scratch = Path(tmp)
         t0 = time.monotonic()
         dropped = []
         carrying = []
-        for link in recorded.links:
-            args = command.arguments(link.record)
-            claims = directives.claim(found, args)
-            gone = {claims[i] for i in chosen if i in claims}
+        for link, args, claims in lines:
+            gone = {claims.where[i] for i in whole if i in claims.where}
             if not gone:
                 continue  # this link never had the directive: its verdict cannot change
             carrying.append(link)
@@ -120,6 +142,12 @@ def replay_control(
             if not dropped[-1].ok:
                 break  # the defect is caught; the remaining links add nothing to the verdict
         if not carrying:
+            absent = _absent(found, chosen, lines, recorded)
+            if absent is not None:
+                # Nothing the gate links carries it: dropping it leaves every link as recorded.
+                base = [attempt(link, scratch, tag=".base") for link, _, _ in lines]
+                same = result_of(recorded, base, t0)
+                return ReplayedControl(same, same, mutation, script, None, absent)
             if unjudged:
                 raise ReplayRefused(f"not judged: {label} is on no recorded link line: {unjudged}",
                                     hint=directives.UNJUDGED_REMEDY)
@@ -128,8 +156,25 @@ def replay_control(
         mutated = result_of(recorded, dropped, t0)
         t1 = time.monotonic()
         restored = result_of(recorded, [attempt(link, scratch, tag=".base") for link in carrying], t1)
-    script = next((relative(config, found[i].build_script) for i in chosen if found[i].build_script), "")
-    return ReplayedControl(mutated, restored, f"drop {label} ({', '.join(where)})", script, unjudged)
+    return ReplayedControl(mutated, restored, mutation, script, unjudged)
+
+
+def _absent(found: list[SourceDirective], chosen: list[int], lines: list[tuple[Any, Any, copies.Claims]],
+            recorded: Recorded) -> str | None:
+    """Why dropping the *chosen* library directives changes no recorded link: their packages'
+    crates are on none of the lines (read from the rlibs each line names); None when that
+    cannot be said (an older recording, a rustc-link-arg, or a crate that is on a line)."""
+    if recorded.units is None or any(found[i].key != "rustc-link-lib" for i in chosen):
+        return None
+    packages = {found[i].package_id for i in chosen}
+    if any(packages & claims.present for _, _, claims in lines):
+        return None
+    names = ", ".join(sorted({found[i].package for i in chosen}))
+    label = ", ".join(sorted({found[i].argument for i in chosen}))
+    targets = ", ".join(dict.fromkeys(link.target for link, _, _ in lines))
+    where = "the gate's link line" if len(lines) == 1 else f"any of the gate's {len(lines)} link lines"
+    return (f"{names}'s crate is not on {where} ({targets}): no rlib of it is linked there and no target of "
+            f"it is linked, so no link carries its {label}, and dropping it changes nothing the gate links")
 
 
 def explain(config: Config, gate: Gate, linker: str, match: Matcher) -> str | None:

@@ -1,10 +1,8 @@
-"""Which arguments of a link line came from which build-script directive.
+"""The link directives the build scripts printed, and the argument each becomes.
 
-rustc appends ``rustc-link-arg`` values verbatim after its own arguments, in
-the order the script printed them, so each claims the last unclaimed equal
-argument. ``rustc-link-lib`` becomes ``-lNAME`` (``-l:NAME`` with
-``+verbatim``) among the crate's native libraries, ahead of std's own
-``-lc``/``-lm``, so it claims the first unclaimed one.
+``rustc-link-lib`` becomes ``-lNAME`` (``-l:NAME`` with ``+verbatim``);
+``rustc-link-arg`` values stand on the line verbatim. Which copy on a line is
+whose is :mod:`linkgate.replay.copies`.
 
 A ``static`` library without the ``-bundle`` modifier is bundled by rustc into
 the emitting package's rlib: the crates that link that rlib get the library's
@@ -41,6 +39,7 @@ class SourceDirective:
     output_file: str
     output_line: int
     bundled_into: str | None = None  # "zsys's rlib": the archive rustc bundles this static library into
+    package_id: str = ""             # cargo's id of the package (its name may not be unique)
 
     @property
     def unjudged(self) -> str | None:
@@ -130,26 +129,9 @@ def from_build_scripts(build_scripts: Sequence[tuple[str, str]]) -> list[SourceD
                 found.append(SourceDirective(
                     d.key, d.value, package_name(package_id), source,
                     _line_in_source(source, d.key, d.value), str(bso.output_file), d.line,
-                    archive_of(package_id) if bundled else None,
+                    archive_of(package_id) if bundled else None, package_id,
                 ))
     return found
-
-
-def claim(directives: Sequence[SourceDirective], args: Sequence[str]) -> dict[int, int]:
-    """directive index -> argument index on this link line (absent: not on it)."""
-    taken: set[int] = set()
-    where: dict[int, int] = {}
-    order = sorted(range(len(directives)), key=lambda i: (directives[i].key == "rustc-link-lib", -i))
-    for i in order:
-        d = directives[i]
-        want = d.argument
-        hits = [j for j, a in enumerate(args) if a == want and j not in taken]
-        if not hits:
-            continue
-        j = hits[0] if d.key == "rustc-link-lib" else hits[-1]
-        taken.add(j)
-        where[i] = j
-    return where
 
 
 def library_of(argument: str) -> str | None:

@@ -340,6 +340,7 @@ def _save(recorded: Recorded, linker: str, tdir: Path, attempts: Sequence[_Attem
                    "exit_status": a.returncode} for rid, a in ids],
         "artifacts": [{"target": a.link.target, "kind": a.link.kind, "path": a.output} for _, a in ids],
         "build_scripts": [{"package_id": p, "out_dir": o} for p, o in recorded.build_scripts],
+        **({"units": [u.to_dict() for u in recorded.units]} if recorded.units is not None else {}),
         "relinked_from": recorded.linker,
         # The tree the first linker's recording vouches for is the tree these relinks linked.
         "tree": recorded.tree, "script_outputs": recorded.script_outputs,

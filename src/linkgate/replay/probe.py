@@ -136,10 +136,14 @@ def removed_directives(
     return removed, ""
 
 
-def matches_removed(removed: list[tuple[str, str]]) -> Callable[[SourceDirective], bool]:
-    """A directive matcher for what :func:`removed_directives` found (OUT_DIR made comparable)."""
+def matches_removed(removed: list[tuple[str, str]], script: Path | None = None) -> Callable[[SourceDirective], bool]:
+    """A directive matcher for what :func:`removed_directives` found (OUT_DIR made comparable),
+    printed by the mutated build *script*: another package printing the same line keeps it."""
+    mutated = script.resolve() if script is not None else None
 
     def match(d: SourceDirective) -> bool:
+        if mutated is not None and (d.build_script is None or Path(d.build_script).resolve() != mutated):
+            return False
         out_dir = str(Path(d.output_file).parent / "out")
         return (d.key, d.value.replace(out_dir, OUT)) in removed
 

@@ -24,6 +24,7 @@ from linkgate.gate import layout, measure, recording
 from linkgate.gate.linkrecord import LINKS_DIR, LinkRecord, read_ids
 from linkgate.gate.run import ERROR, LINK_FAILED, LINKED, GateResult, LinkedArtifact
 from linkgate.replay import command
+from linkgate.replay.copies import Unit, units_from
 
 
 class ReplayRefused(LinkgateError):
@@ -48,6 +49,7 @@ class Recorded:
     tree: dict[str, Any] | None = None              # recording.tree_state when recorded
     script_outputs: dict[str, Any] | None = None    # recording.script_outputs when recorded
     dirty_inputs: tuple[tuple[str, str], ...] = ()  # (path, why): what the recorded build read that no commit holds
+    units: tuple[Unit, ...] | None = None           # which package each rlib and output is; None: older recording
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ def load(config: Config, gate: Gate, linker: str) -> Recorded:
     outputs = state.get("script_outputs") if isinstance(state.get("script_outputs"), dict) else None
     dirty = tuple((str(d["path"]), str(d["why"])) for d in state.get("dirty_inputs") or ()
                   if isinstance(d, dict) and isinstance(d.get("path"), str) and isinstance(d.get("why"), str))
-    return Recorded(gate.name, linker, tdir, links, scripts, cwd, tree, outputs, dirty)
+    return Recorded(gate.name, linker, tdir, links, scripts, cwd, tree, outputs, dirty, units_from(state.get("units")))
 
 
 def _target_from_output(output: str) -> str:

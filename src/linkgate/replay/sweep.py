@@ -36,7 +36,7 @@ from typing import Any
 
 from linkgate.config import Config, Gate
 from linkgate.gate import linkinputs
-from linkgate.replay import command, directives, elfinfo
+from linkgate.replay import command, copies, directives, elfinfo
 from linkgate.replay.directives import SourceDirective
 from linkgate.replay.run import (
     Attempt, Recorded, RecordedLink, ReplayRefused, attempt, diagnostics, load, require_fresh,
@@ -106,6 +106,7 @@ class _Line:
     index: int
     args: tuple[str, ...]
     claims: dict[int, int]  # directive index -> argument index
+    doubt: dict[int, str]   # directive index -> why its copy on this line cannot be told
 
     def block_start(self) -> int:
         return min(self.claims.values())
@@ -125,7 +126,8 @@ class LinkerSweep:
         self.lines = []
         for i, link in enumerate(recorded.links):
             args = tuple(command.arguments(link.record))
-            self.lines.append(_Line(i, args, directives.claim(self.directives, args)))
+            claims = copies.claim(self.directives, args, recorded.units, link.record.output, link.record.cwd)
+            self.lines.append(_Line(i, args, claims.where, claims.doubt))
         self.baseline: dict[str, elfinfo.DynamicView] = {}
         for i, link in enumerate(recorded.links):
             self.baseline[link.target + str(i)] = elfinfo.read(self._baseline_output(link))
@@ -169,6 +171,9 @@ class LinkerSweep:
         return Judgement(NOT_JUDGED, detail=f"{seen}, but {why}; {directives.UNJUDGED_REMEDY}")
 
     def _judge(self, di: int) -> Judgement:
+        doubt = next((ln.doubt[di] for ln in self.lines if di in ln.doubt), None)
+        if doubt is not None:
+            return Judgement(NOT_JUDGED, detail=doubt)
         lines = [ln for ln in self.lines if di in ln.claims]
         if not lines:
             return Judgement(NOT_ON_LINE, detail="no recorded link line carries it")
