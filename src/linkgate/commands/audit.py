@@ -327,6 +327,10 @@ def _markdown(report: Any) -> str:
     from linkgate.report.markdown import cell, code
 
     lines = ["### linkgate audit", "", report.summary, ""]
+    t = report.document["coverage"]["totals"]
+    if t["steps"]:
+        lines += [f"Read coverage: {t['read']} of {t['steps']} steps read, {t['partly read']} partly read, "
+                  f"{t['unread']} unread (`linkgate audit --coverage` lists them).", ""]
     lines += ["| feature set | " + " | ".join(EXERCISE_ORDER) + " |", "|---" * (len(EXERCISE_ORDER) + 1) + "|"]
     for label, cells in _exercise_rows(report):
         lines.append(f"| {code(label, True)} | " + " | ".join(cell(", ".join(cells[c])) or "-" for c in EXERCISE_ORDER) + " |")

@@ -148,3 +148,12 @@ def test_a_command_gate_may_link_but_a_gate_linkgate_run_refuses_cannot(tmp_path
     never = [f for f in json.loads(out.read_text())["findings"] if f["rule"] == "never-linked"]
     # `linkgate run` refuses a gate name it does not have: it links nothing.
     assert [(f["level"], f["unless"]) for f in never] == [("error", [])]
+
+
+def test_markdown_summary_states_the_read_coverage(tmp_path: Path) -> None:
+    repo = tmp_path / "x"
+    shutil.copytree(SHAPES / "xtask-unless", repo)
+    md = tmp_path / "audit.md"
+    main(["audit", "--repo", str(repo), "--format", "markdown", "--output", str(md)])
+    assert ("Read coverage: 3 of 4 steps read, 1 partly read, 0 unread (`linkgate audit --coverage` lists them)."
+            in md.read_text().splitlines())
