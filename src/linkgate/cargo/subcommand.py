@@ -79,7 +79,7 @@ KNOWN_PLUGINS = frozenset({
     "flamegraph", "afl", "kani", "pgrx", "sqlx", "tauri", "leptos", "lambda", "dinghy", "apk", "xwin", "wix",
     "deb", "generate", "watch", "sweep", "shear", "vet", "public-api", "minimal-versions", "hakari", "cyclonedx",
     "geiger", "llvm-lines", "show-asm", "asm", "espflash", "set-version", "upgrade", "bump", "readme", "rdme",
-    "spellcheck", "all-features", "bundle", "codspeed", "pgo", "nextest", "criterion", "run-script", "sbom",
+    "spellcheck", "all-features", "bundle", "codspeed", "pgo", "criterion", "run-script", "sbom",
 })
 BUILTIN_NAMES = frozenset({*LINKING, *NOT_LINKING, *BUILTIN_ALIASES})
 
