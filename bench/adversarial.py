@@ -2,7 +2,7 @@
 """The worst wall time and peak memory per class of hostile input, each case a
 fresh `linkgate` process (os.wait4 gives its peak RSS).
 
-    .venv/bin/python bench/adversarial.py
+    .venv/bin/python bench/adversarial.py [CLASS ...]   # e.g. outside "special files"
 
 Classes and their heaviest cases (tests/adversarial/ holds the full suite):
   configuration  20,000 gates; 5,000 nested arrays; a 5,000-character name
@@ -13,6 +13,9 @@ Classes and their heaviest cases (tests/adversarial/ holds the full suite):
   logs           a 1,000,000-character undefined symbol; 20 MB of UTF-16; a
                  3 MB line with no newline
   events         a payload of 200,000 nested arrays; a `before` of --output=FILE
+  special files  a FIFO as a workflow and as a history; a 3 GB sparse Makefile;
+                 /dev/zero as a log and as an event payload
+  outside        `make -C ../x`, a workflow and a script that are symlinks out
 Prints, per class, the worst case's wall seconds and peak RSS in MiB (GNU
 time's %M), and each case's exit code (every one must be in 0..4: no internal
 error).
@@ -147,10 +150,52 @@ def events(base: Path) -> list[tuple[str, list[str], Path, dict[str, str] | None
     return cases
 
 
+def special_files(base: Path) -> list[tuple[str, list[str], Path, dict[str, str] | None]]:
+    repo = base / "special"
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    (repo / "Cargo.toml").write_text('[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (repo / "linkgate.toml").write_text('[[gate]]\nname = "g"\ncommand = ["true"]\npaths = ["build.rs"]\n')
+    (repo / ".github" / "workflows" / "ci.yml").write_text(
+        "on: [push]\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make\n")
+    os.mkfifo(repo / ".github" / "workflows" / "fifo.yml")
+    os.mkfifo(repo / "history.sqlite")
+    with open(repo / "Makefile", "wb") as fh:
+        fh.truncate(3 << 30)
+    git_init(repo)
+    env = {**os.environ, "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": "/dev/zero"}
+    env.pop("GITHUB_OUTPUT", None)
+    return [("a FIFO workflow, a 3 GB Makefile", [*LINKGATE, "audit", "--repo", str(repo), "--format", "json"], repo,
+             None),
+            ("/dev/zero as a log", [*LINKGATE, "explain", "/dev/zero", "--format", "json"], repo, None),
+            ("a FIFO as the history", [*LINKGATE, "cost", "--history", str(repo / "history.sqlite")], repo, None),
+            ("/dev/zero as the event payload", [*LINKGATE, "should-run", "g"], repo, env)]
+
+
+def outside(base: Path) -> list[tuple[str, list[str], Path, dict[str, str] | None]]:
+    out = base / "out"
+    out.mkdir()
+    (out / "Makefile").write_text("all:\n\tcargo build --features leaked\n")
+    (out / "x.sh").write_text("cargo build --features leaked\n")
+    (out / "wf.yml").write_text("on: [push]\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+                                "      - run: cargo build --features leaked\n")
+    repo = base / "repo"
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    (repo / "Cargo.toml").write_text('[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (repo / ".github" / "workflows" / "ci.yml").write_text(
+        "on: [push]\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make -C ../out\n"
+        "      - run: ./x.sh\n")
+    (repo / "x.sh").symlink_to(out / "x.sh")
+    (repo / ".github" / "workflows" / "wf.yml").symlink_to(out / "wf.yml")
+    return [("make -C ../x, linked script and workflow",
+             [*LINKGATE, "audit", "--repo", str(repo), "--format", "json"], repo, None)]
+
+
 def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="linkgate-bench-adversarial-"))
     classes = {"configuration": configuration, "generated CI": generated_ci, "workflows": workflows,
-               "logs": logs, "events": events}
+               "logs": logs, "events": events, "special files": special_files, "outside": outside}
+    only = set(sys.argv[1:])  # class names to run (all when none), e.g. `outside`
+    classes = {k: v for k, v in classes.items() if not only or k in only}
     print(f"{'class':<15} {'worst case (time)':<32} {'s':>6}  {'worst case (memory)':<32} {'MiB':>6}")
     for label, build in classes.items():
         directory = base / label.replace(" ", "-")
