@@ -192,3 +192,34 @@ def test_a_run_writes_nothing_through_a_committed_target_link(sandbox, rel):
         assert result.code == 3 and REFUSED in result.out, result.out
     else:
         assert result.code == 0, result.err
+
+
+PROVE_CONFIG = ('[[gate]]\nname = "g"\ncargo = ["build"]\n[[gate.control]]\nname = "c"\nfile = "src/main.rs"\n'
+                'replace = { pattern = "fn main", with = "fn nain" }\n')
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("target", ["outside", "src/main.rs"])
+@pytest.mark.parametrize("rel", [".linkgate", ".linkgate/lock", ".linkgate/.gitignore", ".linkgate/journal.tmp"])
+def test_prove_truncates_nothing_through_a_committed_state_link(sandbox, rel, target):
+    import subprocess
+
+    outside, repo = sandbox
+    victim = make_repo(outside, repo, rel, target)
+    (repo / ".git").rmdir()
+    (repo / "Cargo.toml").write_text('[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n')
+    (repo / "linkgate.toml").write_text(PROVE_CONFIG)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@e"]
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
+    subprocess.run([*git, "add", "Cargo.toml", "linkgate.toml", "src", "build.rs"], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-qm", "x"], cwd=repo, check=True)
+    before = digest(victim)
+    result = run(["prove", "--repo", str(repo)], repo, outside=outside, repo=repo)
+    assert digest(victim) == before
+    assert (repo / "src" / "main.rs").read_bytes() == MAIN
+    if rel == ".linkgate/journal.tmp":
+        # A stale temporary is removed, never written through; prove runs.
+        assert result.code in (0, 1), result.err
+        assert not (repo / rel).is_symlink()
+    else:
+        assert result.code == 2 and REFUSED in result.err, (result.code, result.err)
