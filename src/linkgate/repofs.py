@@ -16,6 +16,7 @@ A missing file is an ``OSError``, as ``open`` raises it.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -73,7 +74,13 @@ def check(path: str | Path, *, inside: Path | None, limit: int, also: tuple[Path
     (OSError when it does not exist). For readers that open it themselves (SQLite)."""
     name = shown or os.fspath(path)
     real = resolve(path, inside=inside, also=also, shown=name)
-    _check_stat(os.stat(real), name, limit)
+    try:
+        st = os.stat(real)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # realpath leaves a loop unresolved; stat names it
+            raise RefusedFile(name, "it is a loop of symlinks", why="not-regular") from None
+        raise
+    _check_stat(st, name, limit)
     return real
 
 

@@ -24,6 +24,8 @@ def special(path: Path, kind: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if kind == "fifo":
         os.mkfifo(path)
+    elif kind == "loop":
+        path.symlink_to(path.name)
     elif kind == "device":
         os.mknod(path, 0o666 | 0o020000, os.makedev(1, 5))
     else:
@@ -32,6 +34,7 @@ def special(path: Path, kind: str) -> None:
 
 
 KINDS = ["fifo", "device", "sparse"]
+LOOPS = [*KINDS, "loop"]
 # the repository file made special -> the workflow line that reads it
 AUDITED = {
     "script": ("x.sh", "bash ./x.sh"),
@@ -46,7 +49,7 @@ AUDITED = {
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", LOOPS)
 @pytest.mark.parametrize("case", sorted(AUDITED))
 def test_the_audit_refuses_a_special_file_with_a_note(sandbox, case, kind):
     outside, repo = sandbox
@@ -68,10 +71,10 @@ def test_the_audit_refuses_a_special_file_with_a_note(sandbox, case, kind):
     if case == "workflow":
         assert result.code == (1 if kind == "sparse" else 0), result.err
         assert any(("not a regular file" in f["message"]) or ("over GitHub's 500 KB" in f["message"])
-                   for f in named), named
+                   or ("a loop of symlinks" in f["message"]) for f in named), named
     else:
         assert result.code == 0, result.err
-        why = "bytes, over the" if kind == "sparse" else "not a regular file"
+        why = {"sparse": "bytes, over the", "loop": "a loop of symlinks"}.get(kind, "not a regular file")
         assert any(f["rule"] == "unresolved" and why in f["message"] for f in named), named
 
 
