@@ -92,6 +92,12 @@ CRLF_WF = (FIXTURE / WF).read_bytes().replace(b"\n", b"\r\n")
 CASES = [
     *(Case(f"why-{k}-injects-no-job", gate(extra=f'why = "{INJECT.format(s=e)}"\n'), W, 0, "wrote .github/workflows/ci.yml",
            check=no_job("evil")) for k, (e, _) in SEPS.items()),
+    Case("cargo-argument-U+2028-injects-no-job",
+         '\n[[gate]]\nname = "g"\ncargo = ["build", "--features", "' + INJECT.format(s="\\u2028") + '"]\n'
+         'paths = ["src/**"]\n', W, 0, "wrote .github/workflows/ci.yml", check=no_job("evil")),
+    Case("command-argument-NEL-injects-no-job",
+         '\n[[gate]]\nname = "g"\ncommand = ["make", "' + INJECT.format(s="\\u0085") + '"]\n'
+         'paths = ["src/**"]\n', W, 0, "wrote .github/workflows/ci.yml", check=no_job("evil")),
     *(Case(f"env-value-{k}", gate(extra=f'env = {{ A = "a{e}b" }}\n'), W, 2,
            f"linkgate.toml:4: gate.g.env.A: holds {d}") for k, (e, d) in SEPS.items()),
     Case("provision-U+2028", gate(extra='provision = ["echo a\\u2028evil: 1"]\n'), W, 2,
