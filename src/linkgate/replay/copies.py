@@ -227,4 +227,3 @@ def siblings(directives: Sequence[SourceDirective], i: int) -> list[int]:
     d = directives[i]
     return [k for k, o in enumerate(directives)
             if (o.package_id, o.key, o.argument) == (d.package_id, d.key, d.argument) and d.key == "rustc-link-lib"] or [i]
-

@@ -121,6 +121,13 @@ def removed_directives(
         if dirs_before != dirs_after:
             return None, "the mutation reorders link directives"
         return None, "the mutation changes nothing the build script prints"
+    kept = [v for k, v in removed if k == "rustc-link-lib"
+            and any(d.key == k and directives.lib_argument(d.value) == directives.lib_argument(v) for d in dirs_after)]
+    if kept:
+        # rustc gives a crate one copy of each library however often its script prints it:
+        # dropping one of two lines leaves the copy (it may only move among the crate's libraries).
+        return None, (f"the mutation removes one cargo:rustc-link-lib={kept[0]} of several the build script prints, "
+                      "and the crate keeps its copy of the library")
     unswept = sorted({k for k, _ in removed if k not in directives.SWEPT_KEYS})
     if unswept:
         return None, f"the mutation removes {', '.join(unswept)}, which replay does not drop"

@@ -83,3 +83,29 @@ def test_replay_and_a_full_build_agree_under_every_linker(bzpair, capsys):
     by_replay = _prove(capsys, "--replay", "--control", "delete-bzlink2-line", "--control", "delete-bzlink1-line")
     assert _outcomes(by_replay) == _outcomes(full), [(c["name"], c["linker"], c["outcome"], c["notes"]) for c in by_replay]
     assert all(c["replayed"] for c in by_replay)
+
+
+def test_rebuild_mode_judges_the_drop_controls_the_same(bzpair, capsys):
+    # Each linker builds on its own (its own target dir, its own build-script order).
+    cfg = bzpair / "linkgate.toml"
+    cfg.write_text(cfg.read_text().replace('linkers = [', 'linker-matrix = "rebuild"\nlinkers = [', 1))
+    controls = _prove(capsys, "--control", "drop-bz2-of-bzlink2", "--control", "drop-bz2-of-bzlink1")
+    assert _outcomes(controls) == {(n, ln): TRUTH[n] for n in ("drop-bz2-of-bzlink2", "drop-bz2-of-bzlink1")
+                                   for ln in LINKERS}, [(c["name"], c["linker"], c["outcome"], c["reason"]) for c in controls]
+
+
+def test_prove_replay_of_one_of_two_equal_lines_leaves_the_crates_copy(bzpair, capsys):
+    # bzlink1 prints bz2 twice; deleting one line leaves bzlink1 linking bz2 (one copy per crate).
+    script = bzpair / "bzlink1/build.rs"
+    script.write_text(script.read_text().replace(
+        '    println!("cargo:rustc-link-lib=bz2");\n',
+        '    println!("cargo:rustc-link-lib=bz2");\n    println!("cargo:rustc-link-lib=bz2"); // again\n'))
+    cfg = bzpair / "linkgate.toml"
+    cfg.write_text(cfg.read_text().replace('linkers = ["default", "bfd", "gold", "mold", "lld"]', 'linkers = ["bfd"]')
+                   + '\n[[gate.control]]\nname = "delete-one-of-two"\nfile = "bzlink1/build.rs"\ndelete = "// again"\n')
+    from lgtest import git
+
+    git(bzpair, "commit", "-qam", "print it twice")
+    (c,) = _prove(capsys, "--replay", "--control", "delete-one-of-two")
+    assert c["outcome"] == "not-reproduced" and not c["replayed"], c
+    assert "removes one cargo:rustc-link-lib=bz2 of several the build script prints" in c["notes"][0], c["notes"]
