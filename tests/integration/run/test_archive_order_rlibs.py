@@ -68,3 +68,19 @@ def test_bundled_archives_in_the_wrong_order_are_archive_order_under_every_linke
     assert rc == 1 and res["verdict"] == "link-failed" and not res.get("replayed")
     (d,) = res["diagnostics"]
     _says_rlib_order(d)
+
+
+def test_explain_reads_the_rlibs_from_rustcs_elided_link_line(rliborder, tmp_path, capsys):
+    # rustc's note elides the rlibs as ".../deps/{libapp-…,libxsys-…,libneedsys-…}.rlib"; in order.
+    import os
+    import subprocess
+
+    env = {**os.environ, "CARGO_TARGET_DIR": str(tmp_path / "t"), "RUSTFLAGS": "-Clinker-features=-lld"}
+    done = subprocess.run(["cargo", "test", "-p", "app", "--test", "calls", "--no-run"],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode != 0 and "{libapp-" in done.stderr
+    log = tmp_path / "gnu-ld.log"
+    log.write_text(done.stdout + done.stderr)
+    assert main(["explain", str(log), "--format", "json"]) == 1
+    (d,) = json.loads(capsys.readouterr().out)["diagnostics"]
+    _says_rlib_order(d)
