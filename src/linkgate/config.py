@@ -159,6 +159,9 @@ class CiConfig:
 
     install: str | None = None     # what the CI job pip-installs linkgate from
     install_line: int | None = None
+    # False: the runners' python3 is already 3.11 or newer (self-hosted), so the jobs set up
+    # no Python of their own (actions/setup-python) before installing linkgate.
+    setup_python: bool = True
 
 
 @dataclass(frozen=True)
@@ -242,7 +245,7 @@ RECIPE_KEYS: dict[str, str] = {
     "file": "str",
     "line": "int",
 }
-CI_KEYS = {"install": "str"}
+CI_KEYS = {"install": "str", "setup-python": "bool"}
 TOP_KEYS = {"gate": "list[table]", "audit": "table", "recipe": "list[table]", "ci": "table"}
 
 
@@ -860,13 +863,14 @@ def _build_recipes(v: _Validator, loc: _Locator, raw: list[Mapping[str, Any]]) -
 
 def _build_ci(v: _Validator, loc: _Locator, raw: Mapping[str, Any]) -> CiConfig:
     v.check_keys(raw, CI_KEYS, "ci", lambda k: loc.table("ci", k))
+    setup_python = bool(raw.get("setup-python", True))
     if "install" not in raw:
-        return CiConfig()
+        return CiConfig(setup_python=setup_python)
     line = loc.table("ci", "install")
     problem = install_spec_problem(raw["install"])
     if problem is not None:
         raise v.fail(problem, line, "ci.install", hint=INSTALL_SPEC_HINT)
-    return CiConfig(install=raw["install"], install_line=line)
+    return CiConfig(install=raw["install"], install_line=line, setup_python=setup_python)
 
 
 INSTALL_SPEC_HINT = ("give what `pip install` takes, pinned: e.g. "

@@ -31,6 +31,7 @@ class Options:
     after: str | None = None       # insert the job after this job id
     install: str = ""              # the `pip install` argument of every install step
     install_sha256: str | None = None  # set when *install* is a vendored wheel (ci/vendor.py)
+    setup_python: bool = True          # [ci] setup-python
     command: str = "linkgate ci github"
     matrix: bool = False
     # --check without --history: compare the measured facts as the workflow states
@@ -233,7 +234,8 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
                                 "them, --write to refresh them)")
     lines = comment.head(gate, opts.trigger, f"{opts.command} {gate.name}") + measured
     spec = job.JobSpec(gate=gate, trigger=opts.trigger, install=opts.install,
-                        install_sha256=opts.install_sha256, repository=opts.repository,
+                        install_sha256=opts.install_sha256, setup_python=opts.setup_python,
+                        repository=opts.repository,
                        timeout_minutes=timeout, submodules=index.checks_out_submodules,
                        lockfile_tracked=index.lockfile)
     if opts.trigger == "schedule":

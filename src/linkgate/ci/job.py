@@ -37,6 +37,7 @@ class JobSpec:
     submodules: bool = False       # the repository has submodules the build may need
     lockfile_tracked: bool = True  # a Cargo.lock is committed, so it can key the cache
     install_sha256: str | None = None  # a vendored wheel (a path in the checkout): its hash, checked first
+    setup_python: bool = True      # a Python >= 3.11 step first ([ci] setup-python = false: the runner has one)
 
 
 def job_id(gate: Gate) -> str:
@@ -58,6 +59,16 @@ def output_ref(prefix: str, name: str) -> str:
     # checks `outputs['9ABC']` against the lower-cased names it keeps, so an
     # upper-case index would be reported as undefined.
     return f"{prefix}['{name.lower().replace(chr(39), chr(39) * 2)}']"
+
+
+def python_steps(spec: JobSpec) -> list[dict[str, Any]]:
+    """linkgate needs Python 3.11 or newer; ubuntu-22.04's python3 is 3.10, and a
+    self-hosted runner's may be anything: a pinned actions/setup-python step, unless
+    the configuration says the runners have one (``[ci] setup-python = false``)."""
+    if not spec.setup_python:
+        return []
+    return [{"name": "Python for linkgate (3.11 or newer)",
+             "uses": pins.uses("actions/setup-python"), "with": {"python-version": "3.11"}}]
 
 
 def install_step(install: str, sha256: str | None = None) -> dict[str, Any]:
@@ -162,7 +173,8 @@ def gate_job(spec: JobSpec, matrix: bool = False) -> dict[str, Any]:
     if gate.env:
         job["env"] = dict(gate.env)
     report = f"linkgate-{jid}.json"
-    steps = [checkout_step(submodules=spec.submodules), install_step(spec.install, spec.install_sha256),
+    steps = [checkout_step(submodules=spec.submodules), *python_steps(spec),
+             install_step(spec.install, spec.install_sha256),
              *linker_steps(gate, matrix=matrix).steps, *target_dir_steps(spec),
              *provision_steps(gate),
              {"name": f"Link {gate.name}",
@@ -214,7 +226,7 @@ def matrix_jobs(spec: JobSpec) -> dict[str, Any]:
         "runs-on": "ubuntu-latest",
         "permissions": {"contents": "read"},
         "outputs": {"matrix": "${{ steps.plan.outputs.matrix }}"},
-        "steps": [checkout_step(), install_step(spec.install, spec.install_sha256),
+        "steps": [checkout_step(), *python_steps(spec), install_step(spec.install, spec.install_sha256),
                   {"id": "plan", "run": f'echo "matrix=$(linkgate matrix {gate.name})" >> "$GITHUB_OUTPUT"\n'}],
     })
     leg = gate_job(spec, matrix=True)
@@ -253,7 +265,7 @@ def matrix_jobs(spec: JobSpec) -> dict[str, Any]:
         "env": {"LINKGATE_MATRIX": f"${{{{ needs.{plan_id}.outputs.matrix }}}}"},
         # A vendored wheel is a file of the checkout: this job checks it out too.
         "steps": [*([checkout_step()] if spec.install_sha256 else []),
-                  install_step(spec.install, spec.install_sha256),
+                  *python_steps(spec), install_step(spec.install, spec.install_sha256),
                   {"uses": pins.uses("actions/download-artifact"),
                    "with": {"pattern": f"linkgate-{jid}-*", "path": "legs"}},
                   {"name": "One verdict from every leg",

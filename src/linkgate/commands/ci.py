@@ -76,7 +76,7 @@ def github(gate: str, workflow: str, trigger: str, repository: str | None, after
     opts = gh.Options(
         workflow=inside_repository(cfg.root, cfg.root / workflow, "--workflow"), trigger=kind, cron=cron,
         repository=repository or _remote_repository(cfg.root), after=after, install=source.spec,
-        install_sha256=source.sha256,
+        install_sha256=source.sha256, setup_python=cfg.ci.setup_python,
         matrix=matrix, keep_measured=mode == "check" and history is None,
     )
     if mode != "write":
