@@ -7,7 +7,8 @@ fresh `linkgate` process (os.wait4 gives its peak RSS).
 Classes and their heaviest cases (tests/adversarial/ holds the full suite):
   configuration  20,000 gates; 5,000 nested arrays; a 5,000-character name
   generated CI   `ci github` with hostile values in every copied key; a why of
-                 20,000 U+2028 (each escaped in the comment)
+                 20,000 U+2028 (each escaped in the comment); --write into a
+                 450 KB workflow (read back by both YAML versions)
   workflows      an alias bomb (10**18 nodes); 13,000 steps in 494 KB; an 8 MB
                  script (over GitHub's 500 KB); 3,000 nested `$(` and `if`
   logs           a 1,000,000-character undefined symbol; 20 MB of UTF-16; a
@@ -85,7 +86,14 @@ def generated_ci(base: Path) -> list[tuple[str, list[str], Path, dict[str, str] 
     shutil.copytree(repo, seps)
     cfg = seps / "linkgate.toml"
     cfg.write_text(cfg.read_text().replace('why = "', 'why = "' + "x\\u2028  evil: 1" * 20_000, 1))
+    big = repo.parent / "ci-big-workflow"
+    shutil.copytree(repo, big)
+    wf = big / ".github" / "workflows" / "ci.yml"
+    wf.write_text(wf.read_text() + "".join(f"  j{i}:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo {i}\n"
+                                          f"      - run: cargo check --features f{i}\n" for i in range(4000)))
     return [("hostile env values", [*LINKGATE, "ci", "github", "xla-link", "--repository", "o/n"], repo, None),
+            ("a 450 KB workflow (4,000 jobs), --write",
+             [*LINKGATE, "ci", "github", "xla-link", "--repository", "o/n", "--write"], big, None),
             ("a why of 20,000 U+2028 line breaks", [*LINKGATE, "ci", "github", "xla-link", "--repository", "o/n"],
              seps, None),
             ("an expression in provision", [*LINKGATE, "ci", "github", "xla-link", "--repository", "o/n' || '"],
