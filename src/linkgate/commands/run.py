@@ -78,7 +78,11 @@ def command(
         for gate, linkers in plan:
             if not linkers:
                 continue
-            for res in _run_linkers(cfg, gate, linkers, force_link, progress):
+            legs = _run_linkers(cfg, gate, linkers, force_link, progress)
+            from linkgate.divergence.judge import judge
+
+            judge(gate, legs)
+            for res in legs:
                 if cfg.recipes and res.build_scripts:
                     from linkgate.coverage.printed import indistinct_warning, printed_recipes
 

@@ -14,6 +14,9 @@ KINDS = (
     # One library linked both from its static archive and as a shared library
     # into one binary (a warning on a link that passed: two copies of its code and state).
     "mixed-linkage",
+    # GCC LTO objects (.gnu.lto_* sections) linked by rust-lld or lld, which cannot
+    # run GCC's plugin: their fallback code is linked (a warning on a link that passed).
+    "lto-skipped",
     "dso-missing",
     "library-not-found",
     "duplicate-symbol",

@@ -1,0 +1,1 @@
+"""Where one gate's links differ by linker, when every linker linked."""

@@ -1,0 +1,120 @@
+"""What an ELF object or linked file holds, read with pyelftools.
+
+pyelftools (pure Python, maintained since 2011, what binutils-free tools such as
+angr read ELF with) parses section headers, symbol tables and the dynamic
+section from a file or from bytes: an archive member is read in memory, with no
+``readelf``/``nm`` process per member (a link line names hundreds), and a
+linked file's symbols come as records, not as text columns to split.
+Imported lazily: most commands never read an ELF file.
+
+Nothing here raises on a damaged or non-ELF input: it reads as None, and
+callers say what they could not read.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from linkgate.objects import ar
+
+LTO_PREFIX = ".gnu.lto_"
+SIZED_SECTIONS = (".text", ".data", ".rodata", ".bss", ".init_array")
+
+
+def _elf(stream: Any) -> Any | None:
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+
+    try:
+        return ELFFile(stream)
+    except (ELFError, ValueError, OSError, EOFError):
+        return None
+
+
+def carries_gcc_lto(data: bytes) -> bool:
+    """Whether an object's bytes hold GCC LTO bytecode (a ``.gnu.lto_*`` section)."""
+    # The section name is in .shstrtab: bytes without it cannot have such a
+    # section, and most members of a link line do not, so most are never parsed.
+    if LTO_PREFIX.encode() not in data:
+        return False
+    from elftools.common.exceptions import ELFError
+
+    elf = _elf(io.BytesIO(data))
+    try:
+        return elf is not None and any(s.name.startswith(LTO_PREFIX) for s in elf.iter_sections())
+    except (ELFError, ValueError, EOFError):
+        return False
+
+
+def lto_members(path: Path) -> tuple[str, ...] | None:
+    """The members of an archive (``.a`` or rlib) that carry GCC LTO bytecode, in
+    archive order; for an object file, its own name when it does. None: unreadable."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(8)
+            if head == b"!<arch>\n":
+                found = []
+                for m in ar.members(path):
+                    fh.seek(m.offset)
+                    if carries_gcc_lto(fh.read(m.size)):
+                        found.append(m.name)
+                return tuple(found)
+            if head.startswith(b"\x7fELF"):
+                fh.seek(0)
+                return (path.name,) if carries_gcc_lto(fh.read()) else ()
+    except OSError:
+        return None
+    return None
+
+
+@dataclass(frozen=True)
+class LinkedView:
+    """What one linked file asks of the loader and what code it holds."""
+
+    needed: tuple[str, ...]
+    dynamic_undefined: frozenset[str]   # undefined in .dynsym (resolved at load time)
+    weak_undefined: frozenset[str]      # weak and undefined in either table: null unless something defines it
+    functions: frozenset[str]           # defined FUNC symbols of .symtab (or .dynsym when stripped)
+    sizes: dict[str, int]               # SIZED_SECTIONS present, in bytes
+
+
+def read_linked(path: str) -> LinkedView | None:
+    """The file's view; None when it is not readable ELF."""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.dynamic import DynamicSection
+    from elftools.elf.sections import SymbolTableSection
+
+    try:
+        with open(path, "rb") as fh:
+            elf = _elf(fh)
+            if elf is None:
+                return None
+            needed: list[str] = []
+            dyn_undef: set[str] = set()
+            weak: set[str] = set()
+            funcs: dict[str, set[str]] = {".symtab": set(), ".dynsym": set()}
+            sizes: dict[str, int] = {}
+            for sec in elf.iter_sections():
+                if sec.name in SIZED_SECTIONS:
+                    sizes[sec.name] = int(sec["sh_size"])
+                if isinstance(sec, DynamicSection):
+                    # pyelftools sets `needed` on a DT_NEEDED tag at parse time (no declared attribute).
+                    needed += [str(getattr(t, "needed")) for t in sec.iter_tags() if t.entry.d_tag == "DT_NEEDED"]
+                if isinstance(sec, SymbolTableSection) and sec.name in funcs:
+                    for sym in sec.iter_symbols():
+                        name, undef = sym.name, sym["st_shndx"] == "SHN_UNDEF"
+                        if not name:
+                            continue
+                        if undef and sym["st_info"]["bind"] == "STB_WEAK":
+                            weak.add(name)
+                        if undef and sec.name == ".dynsym":
+                            dyn_undef.add(name)
+                        if not undef and sym["st_info"]["type"] == "STT_FUNC":
+                            funcs[sec.name].add(name)
+    except (OSError, ELFError, ValueError, EOFError):
+        return None
+    return LinkedView(tuple(needed), frozenset(dyn_undef), frozenset(weak),
+                      frozenset(funcs[".symtab"] or funcs[".dynsym"]), sizes)
