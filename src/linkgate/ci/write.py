@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from linkgate.errors import LockHeld
+from linkgate.prove.lock import flock_holders
 
 WAIT_SECONDS = 60.0
 _POLL_SECONDS = 0.1
@@ -53,8 +54,9 @@ def writers_lock(root: Path, waiting: Callable[[str], object]) -> Iterator[None]
                 break
             except BlockingIOError:
                 if deadline is None:
-                    waiting(f"waiting for another `linkgate ci github --write` in {root} (up to "
-                            f"{WAIT_SECONDS:.0f} s)")
+                    pids = ", ".join(str(pid) for pid, _ in flock_holders(fd))
+                    waiting(f"waiting for another `linkgate ci github --write`{f' (pid {pids})' if pids else ''} "
+                            f"in {root}, up to {WAIT_SECONDS:.0f} s")
                     deadline = time.monotonic() + WAIT_SECONDS
                 elif time.monotonic() > deadline:
                     raise LockHeld(f"another `linkgate ci github --write` has been writing in {root} for over "

@@ -45,7 +45,7 @@ class RepositoryLock:
         try:
             fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except BlockingIOError:
-            holders = _holders(fd)
+            holders = flock_holders(fd)
             os.close(fd)
             raise self._held(holders, shared) from None
         if not shared:
@@ -101,14 +101,14 @@ class RepositoryLock:
             return []
         fd = open_file(self.root, LOCK, os.O_RDONLY)
         try:
-            return _holders(fd)
+            return flock_holders(fd)
         finally:
             os.close(fd)
 
 
-def _holders(fd: int) -> list[tuple[int, bool]]:
-    """Who holds the flock on *fd*'s file, from /proc/locks (Linux); the pid
-    written by an exclusive holder when /proc/locks cannot be read."""
+def flock_holders(fd: int) -> list[tuple[int, bool]]:
+    """Who holds the flock on *fd*'s file (or directory), from /proc/locks (Linux);
+    the pid written by an exclusive holder when /proc/locks cannot be read."""
     st = os.fstat(fd)
     me = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
     found: list[tuple[int, bool]] = []
@@ -127,7 +127,10 @@ def _holders(fd: int) -> list[tuple[int, bool]]:
     except (OSError, ValueError):
         pass
     if not found:
-        text = os.pread(fd, 64, 0).decode(errors="replace").strip()
+        try:
+            text = os.pread(fd, 64, 0).decode(errors="replace").strip()
+        except OSError:  # a directory holds no pid
+            text = ""
         if text.isdigit():
             found.append((int(text), True))
     return found

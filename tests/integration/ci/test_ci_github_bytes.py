@@ -132,7 +132,7 @@ def test_two_writers_at_once_both_land(repo: Path, tmp_path: Path) -> None:
     second = linkgate(repo, "ci", "github", "b", "--trigger", "paths", "--write", stderr=b_err)
     out, err = first.communicate(timeout=120)
     assert (first.returncode, second.returncode) == (0, 0), (err, b_err.read_text())
-    assert "waiting for another `linkgate ci github --write`" in b_err.read_text()
+    assert f"waiting for another `linkgate ci github --write` (pid {first.pid}) in " in b_err.read_text()
     doc = yaml.safe_load((repo / WF).read_text())
     assert {"a", "b"} <= set(doc["jobs"])
     filters = yaml.safe_load(doc["jobs"]["changes"]["steps"][1]["with"]["filters"])
