@@ -105,7 +105,9 @@ def propose(config: Config) -> Proposal:
     taken = {r.name for r in config.recipes}
     for path, (package, dirs) in sorted(scripts.items()):
         try:
-            text = repofs.read_text(path, inside=config.root, errors="replace")
+            # A local package may live beside the repository (a path dependency): cargo builds
+            # it, so its script is read too, a regular file within the limit.
+            text = repofs.read_text(path, inside=None, errors="replace")
         except OSError:
             continue
         found = scan(text)
