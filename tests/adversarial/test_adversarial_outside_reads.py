@@ -155,3 +155,39 @@ def test_a_configuration_linked_outside_is_never_read(sandbox, verb, name):
         assert result.err.count("linkgate: error:") == 1, result.err
         if name == "linkgate.toml":
             assert "linkgate.toml: it resolves to a path outside the repository; not read" in result.err
+
+
+FILTER_WORKFLOW = """on: [pull_request]
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    outputs:
+      gate: ${{ steps.filter.outputs.gate }}
+    steps:
+      - uses: actions/checkout@v4
+      - uses: dorny/paths-filter@v3
+        id: filter
+        with:
+          filters: .github/filters.yml
+  build:
+    needs: changes
+    if: needs.changes.outputs.gate == 'true'
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo build
+"""
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("fmt", ["json", "sarif", "human"])
+def test_a_filters_file_linked_outside_is_never_read(sandbox, fmt):
+    outside, repo = sandbox
+    make_repo(outside, repo, "echo hi", {".github/filters.yml": "filters.yml"})
+    (repo / ".github" / "workflows" / "ci.yml").write_text(FILTER_WORKFLOW)
+    result = run(["audit", "--repo", str(repo), "--format", fmt], repo, outside=outside, repo=repo)
+    for text in (result.out, result.err):
+        assert SECRET not in text and MARK not in text, text[:3000]
+    assert result.code in (0, 1), result.err
+    if fmt == "json":
+        # The filter's rules are unknown: named, never guessed from the outside file.
+        assert any(f["rule"] == "unresolved" and "filter" in f["message"] for f in json.loads(result.out)["findings"])
