@@ -216,13 +216,16 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
     target = opts.workflow.parent / f"linkgate-{jid}.yml" if opts.trigger == "schedule" else opts.workflow
     untrusted.inside_repository(cfg.root, target, "the workflow")
     old = _read(target, _rel(cfg, target))
-    if old is None and opts.trigger != "schedule":
+    created = old is None and opts.trigger != "schedule"
+    if created:
         found = sorted(p.name for d in [opts.workflow.parent] if d.is_dir() for p in d.glob("*.y*ml"))
-        which = (f"this repository has {', '.join(found)}: pass --workflow {_rel(cfg, opts.workflow.parent)}/"
-                 f"{found[0]}" if found else "pass --workflow PATH of an existing workflow")
-        raise UsageError(f"workflow {_rel(cfg, opts.workflow)} does not exist",
-                         hint=f"{which}, or use --trigger schedule:CRON")
-    _check_after(cfg, target, old, opts.after)
+        if found:
+            result.notes.append(f"{_rel(cfg, opts.workflow)} does not exist, so it is a new workflow; this "
+                                f"repository has {', '.join(found)}: pass --workflow "
+                                f"{_rel(cfg, opts.workflow.parent)}/{found[0]} to add the job there instead")
+        else:
+            result.notes.append(f"{_rel(cfg, opts.workflow)} does not exist: a new workflow for the gate")
+    _check_after(cfg, target, None if created else old, opts.after)
     measured = comment.measured(facts, parallel=opts.matrix)
     timeout = facts.timeout_minutes(parallel=opts.matrix)
     if opts.keep_measured and old is not None:
@@ -249,8 +252,8 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
         result.edits[target] = (old, text)
         result.preview = text
     else:
-        assert old is not None
-        wf = WorkflowText(old, _rel(cfg, opts.workflow))
+        base = _new_workflow(cfg) if old is None else old
+        wf = WorkflowText(base, _rel(cfg, opts.workflow))
         trailer = ""
         flt = None
         if opts.trigger == "paths":
@@ -261,7 +264,7 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
         _verify(wf.text, old, wf.where, written, flt)
         result.edits[opts.workflow] = (old, wf.text)
         result.preview = block + trailer
-        if opts.trigger == "every-pr" and "pull_request" not in old:
+        if opts.trigger == "every-pr" and "pull_request" not in base:
             result.notes.append(f"{wf.where} has no pull_request trigger: --trigger every-pr relies on it")
     result.notes.extend(linker_steps(gate, matrix=opts.matrix).notes)
     labels = runners.custom_labels(gate.runner)
@@ -330,7 +333,8 @@ def _apply_filter(cfg: Config, gate: Gate, wf: WorkflowText, spec: job.JobSpec, 
         changes = _block(_indent(wf), "changes", [
             "Which paths changed, as dorny/paths-filter sees them; written by linkgate for its link gates."],
             {"changes": block})
-        first = wf.jobs()[0][0]
+        jobs = wf.jobs()
+        first = jobs[0][0] if jobs else None
         wf.put_job("changes", changes, after=first if opts.after is None else opts.after)
         found = wf.filter_step()
         assert found is not None
@@ -355,7 +359,8 @@ def _apply_filter(cfg: Config, gate: Gate, wf: WorkflowText, spec: job.JobSpec, 
 
 
 def _indent(wf: WorkflowText) -> int:
-    return wf.jobs()[0][1]
+    jobs = wf.jobs()
+    return jobs[0][1] if jobs else 2  # a new workflow: two spaces, as GitHub's own templates
 
 
 _READ_12_LIMIT = 64 * 1024
@@ -412,6 +417,22 @@ def _written_problem(doc: object, written: dict[str, object], flt: _FilterWritte
     if any(not isinstance(e, dict) or e.get(flt.name) != list(flt.patterns) for e in entries):
         return f"the filter entry {flt.name!r} does not read back as written"
     return None
+
+
+def _new_workflow(cfg: Config) -> str:
+    """The workflow ``--write`` creates when the named one does not exist: pull requests,
+    and pushes to the default branch (a push run guards it and feeds the history)."""
+    branch = gitindex.default_branch(cfg.root)
+    return (
+        "# Link gates, written by `linkgate ci github`.\n"
+        "name: linkgate\n"
+        "on:\n"
+        "  pull_request:\n"
+        "  push:\n"
+        f"    branches: [{yamlemit.quoted(branch)}]\n"
+        "permissions: {}\n"
+        "jobs:\n"
+    )
 
 
 def _scheduled_workflow(gate: Gate, cron: str, block: str) -> str:

@@ -62,6 +62,30 @@ def read(root: Path) -> GitIndex:
     )
 
 
+# A branch name as git allows it and a workflow can carry (check-ref-format, no quotes).
+_BRANCH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-")
+
+
+def default_branch(root: Path) -> str:
+    """The branch a new workflow guards on push: origin's HEAD, else the checked-out
+    branch, else ``main``; a name with anything but letters, digits and ``._/-`` is not used."""
+    from linkgate import proc
+    from linkgate.errors import LinkgateError
+
+    for argv, prefix in ((["git", "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"], "origin/"),
+                         (["git", "symbolic-ref", "--quiet", "--short", "HEAD"], "")):
+        try:
+            done = proc.run(argv, cwd=root, check=False)
+        except LinkgateError:
+            break
+        name = done.stdout.strip()
+        if done.returncode == 0 and name.startswith(prefix):
+            name = name[len(prefix):]
+            if name and set(name) <= _BRANCH_CHARS and not name.startswith("-"):
+                return name
+    return "main"
+
+
 @dataclass(frozen=True)
 class IgnoreCheck:
     ignored: frozenset[str]

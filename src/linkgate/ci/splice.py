@@ -117,12 +117,12 @@ class WorkflowText:
         """(job id, key column, start line, trimmed exclusive end line) in file order."""
         _, jobs = _get(self.root(), "jobs")  # type: ignore[misc]
         lines = self.lines
-        out = []
+        out: list[tuple[str, int, int, int]] = []
+        if not isinstance(jobs.value, list):
+            return out  # `jobs:` with nothing under it yet: a workflow --write just created
         for k, v in jobs.value:
             start = k.start_mark.line
             out.append((str(k.value), k.start_mark.column, start, _trim(lines, start, _end_line(v, lines))))
-        if not out:
-            raise SpliceError(f"{self.where}: `jobs:` is empty", hint="add the job by hand after at least one job")
         return out
 
     def _replace_lines(self, start: int, end: int, new: str) -> None:
@@ -183,6 +183,11 @@ class WorkflowText:
             line = next(s for jid, _, s, _ in jobs if jid == name) + 1
             raise SpliceError(f"{self.where}:{line}: a job {name!r} exists and was not written by linkgate",
                               hint="rename or delete it, or wrap it in the linkgate:begin/end markers to hand it over")
+        if not jobs:  # a workflow whose `jobs:` is still empty (one --write just created)
+            lines = self.lines
+            tail = "" if not lines or lines[-1].endswith("\n") else "\n"
+            self._replace_lines(len(lines), len(lines), tail + block)
+            return
         if after is not None:
             match = [j for j in jobs if j[0] == after]
             if not match:

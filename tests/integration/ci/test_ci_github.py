@@ -169,10 +169,12 @@ def test_unknown_trigger_and_job_are_one_line_errors(repo: Path, capsys: pytest.
     assert "no job 'nope'" in capsys.readouterr().err
     assert main(["ci", "github", "nope"]) == 2
     capsys.readouterr()
-    # A missing default workflow names the ones the repository has.
+    # A missing default workflow would be a new one (tests/integration/ci/test_new_workflow.py);
+    # the note names the ones the repository has.
     (repo / ".github" / "workflows" / "ci.yml").rename(repo / ".github" / "workflows" / "main.yml")
-    assert main(["ci", "github", "xla-link"]) == 2
-    assert "pass --workflow .github/workflows/main.yml" in capsys.readouterr().err
+    assert main(["ci", "github", "xla-link"]) == 0
+    assert "pass --workflow .github/workflows/main.yml to add the job there instead" in capsys.readouterr().err
+    assert not (repo / ".github" / "workflows" / "ci.yml").exists()
 
 
 def test_matrix_mode_writes_plan_legs_and_merge(repo: Path) -> None:
