@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from lgtest import git_repo
+from lgtest import git, git_repo
 
 from linkgate.cli import main
 
@@ -96,6 +96,9 @@ def test_archive_order_fail_makes_the_lld_link_a_failure(ordersys, capsys):
 def test_right_order_carries_no_archive_order(ordersys, capsys, tmp_path, monkeypatch):
     script = ordersys / "ordsys/build.rs"
     script.write_text(script.read_text().replace(WRONG, RIGHT))
+    # Committed, so the only warning a run could give is about the order (an uncommitted
+    # build script is a dirty input, rightly named in a warning of its own).
+    git(ordersys, "commit", "-qam", "right order")
     digests = {}
     for linker in ("default", "bfd"):
         rc, doc = _run(capsys, "--linker", linker)
