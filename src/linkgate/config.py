@@ -30,6 +30,8 @@ MATRIX_MODES = ("replay", "rebuild")  # gate key linker-matrix
 QUANTIFIERS = ("some", "every")
 # What an archive-order problem lld reported on a link that passed does to the verdict.
 ARCHIVE_ORDER = ("warn", "fail")
+# What a difference between the linkers' files of one target (divergence/) does to the verdict.
+DIVERGENCE = ("warn", "fail", "off")
 SEVERITIES = ("error", "warning", "note", "off")
 CONFIG_NAME = "linkgate.toml"
 
@@ -101,6 +103,10 @@ class Gate:
     provision_env: tuple[str, ...] = ()
     why: str | None = None
     archive_order: str = "warn"
+    # "warn": differences between the linkers' files are listed; "fail": they fail the
+    # gate; "off": not compared (lto-skipped still runs: it needs no second linker).
+    divergence: str = "warn"
+    divergence_threshold: int = 2  # percent: a smaller section-size difference is not one
     # "replay": build under the first linker, relink its recorded links under the
     # others (replay/matrix.py); "rebuild": a full build per linker.
     linker_matrix: str = "replay"
@@ -217,6 +223,8 @@ GATE_KEYS: dict[str, str] = {
     "provision-env": "list[str]",
     "why": "str",
     "archive-order": "str",
+    "divergence": "str",
+    "divergence-threshold": "int",
 }
 PATHS_FROM_KEYS = {"workflow": "str", "filter": "str"}
 CONTROL_KEYS: dict[str, str] = {
@@ -532,6 +540,23 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
             hint="warn: a link lld passed in spite of an archive-order problem is linked, with a warning; "
             "fail: it is a link failure",
         )
+    divergence = raw.get("divergence", "warn")
+    if divergence not in DIVERGENCE:
+        raise v.fail(
+            f"must be 'warn', 'fail' or 'off', not {divergence!r}",
+            line_of("divergence"),
+            f"{where}.divergence",
+            hint=_did_you_mean(divergence, DIVERGENCE) or "warn: differences between the linkers' files are "
+            "listed; fail: they fail the gate; off: the files are not compared",
+        )
+    threshold = raw.get("divergence-threshold", 2)
+    if not 0 <= threshold <= 100:
+        raise v.fail(
+            f"must be a percentage from 0 to 100, not {threshold}",
+            line_of("divergence-threshold"),
+            f"{where}.divergence-threshold",
+            hint="e.g. divergence-threshold = 2: a section whose size differs by more than 2 % is reported",
+        )
     paths_from = None
     if "paths-from" in raw:
         pf = raw["paths-from"]
@@ -571,6 +596,8 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
         provision_env=tuple(raw.get("provision-env", [])),
         why=raw.get("why"),
         archive_order=archive_order,
+        divergence=divergence,
+        divergence_threshold=threshold,
         linker_matrix=matrix,
     )
 

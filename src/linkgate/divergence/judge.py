@@ -1,15 +1,18 @@
-"""What a gate's legs say once they have all run: the ``lto-skipped`` check on
-each passing leg, read from that leg's own recorded link lines."""
+"""What a gate's legs say once they have all run: ``lto-skipped`` on each passing
+leg, read from that leg's own recorded link lines; and, with two linkers or more,
+how each leg's linked files differ from the first linker's."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from linkgate.config import Gate
-from linkgate.divergence import lto
+from linkgate.divergence import compare, lto
 from linkgate.gate.linkrecord import LinkRecord, read_ids
 from linkgate.gate.run import LINKED, GateResult
+from linkgate.objects import elf
 
 
 def _records(res: GateResult, legs: Sequence[GateResult]) -> list[LinkRecord]:
@@ -23,13 +26,62 @@ def _records(res: GateResult, legs: Sequence[GateResult]) -> list[LinkRecord]:
     return [r for r in read_ids(Path(tdir), ids) if not (r.output and "/build/" in r.output)]
 
 
-def judge(gate: Gate, legs: Sequence[GateResult]) -> None:
-    """Add each leg's findings to it (collect now, report later)."""
+def _lto(legs: Sequence[GateResult]) -> None:
     for res in legs:
         if res.verdict != LINKED:
             continue
         targets = {str(ln.get("record")): str(ln["target"]) for ln in res.links if ln.get("target")}
-        found = lto.lto_skipped(res.linker, _records(res, legs), res.build_scripts, targets)
-        for d in found:
+        for d in lto.lto_skipped(res.linker, _records(res, legs), res.build_scripts, targets):
             res.diagnostics.append(d)
             res.warnings.append(f"lto-skipped: {d.message}. {d.hint}")
+
+
+def _compare(legs: Sequence[GateResult], threshold: float) -> None:
+    """Each passing leg's files against the first passing leg's, target by target.
+    Only files this run linked are compared (never an up-to-date file an earlier
+    run left): the evidence is this tree's links."""
+    passed = [r for r in legs if r.verdict == LINKED]
+    if len(passed) < 2:
+        return
+    first = passed[0]
+    views: dict[str, elf.LinkedView | None] = {}
+
+    def view(path: str) -> elf.LinkedView | None:
+        if path not in views:
+            views[path] = elf.read_linked(path)
+        return views[path]
+
+    mine = {(a.target, a.kind, a.test): a.path for a in first.linked if a.path}
+    first.divergence = []
+    for res in passed[1:]:
+        res.divergence = []
+        for a in res.linked:
+            base = mine.get((a.target, a.kind, a.test))
+            if not base or not a.path:
+                continue
+            va, vb = view(base), view(a.path)
+            if va is None or vb is None:
+                unread = base if va is None else a.path
+                res.warnings.append(f"divergence: {unread} is not readable ELF, so {a.target} under "
+                                    f"{first.linker} and {res.linker} was not compared")
+                continue
+            name = a.target + (" (test)" if a.test else "")
+            for ln, v in ((first.linker, va), (res.linker, vb)):
+                if v.functions is None:
+                    res.messages.append(f"divergence: the defined functions of {name} were not compared: "
+                                        f"its file under {ln} has no .symtab")
+            res.divergence += compare.differences(name, first.linker, va, res.linker, vb, threshold)
+
+
+def judge(gate: Gate, legs: Sequence[GateResult]) -> None:
+    """Add each leg's findings to it (collect now, report later)."""
+    _lto(legs)
+    if gate.divergence == "off":
+        return
+    _compare(legs, gate.divergence_threshold / 100)
+    if gate.divergence == "fail":
+        for res in legs:
+            if res.divergence:
+                res.divergence = [replace(d, level="error") for d in res.divergence]
+                res.messages.append(f"its files differ from {legs[0].linker}'s and this gate sets "
+                                    'divergence = "fail", so the gate fails')

@@ -15,8 +15,13 @@ _STYLE = {LINKED: "bold green", LINK_FAILED: "bold red", COMPILE_FAILED: "bold y
 _SHOWN_LINKER_LINES = 12
 
 
+def _diverged(r: GateResult) -> bool:
+    """The leg's files differ from the first linker's and the gate sets divergence = "fail"."""
+    return any(d.level == "error" for d in r.divergence or ())
+
+
 def exit_code(results: list[GateResult]) -> int:
-    if any(r.verdict == LINK_FAILED for r in results):
+    if any(r.verdict == LINK_FAILED or _diverged(r) for r in results):
         return EXIT_FINDING
     if any(r.verdict != LINKED for r in results):
         return EXIT_ERROR
@@ -49,6 +54,9 @@ def summary_line(results: list[GateResult]) -> str:
     text = f"{ok} of {len(results)} (gate, linker) pairs linked"
     if fresh:
         text += f", {fresh} of them NOT proven (nothing linked in this run)"
+    diverged = sum(bool(r.divergence) for r in results)
+    if diverged:
+        text += f", {diverged} with files that differ from the first linker's"
     return text
 
 
@@ -74,6 +82,12 @@ def headline_of(item: dict[str, Any]) -> str:
     return str(item["verdict"])
 
 
+def _divergence_findings(r: GateResult) -> list[Finding]:
+    return [Finding(rule="divergence", level="error" if d.level == "error" else "warning",
+                    message=f"{r.gate} [{r.linker}]: {d.target} differs from its {d.first} link: {d.detail}")
+            for d in r.divergence or ()]
+
+
 def findings(r: GateResult) -> list[Finding]:
     if r.verdict == LINKED:
         # A passing link can still carry warnings (lld's archive-order reports).
@@ -81,7 +95,7 @@ def findings(r: GateResult) -> list[Finding]:
             Finding(rule=d.kind, level="warning", message=f"{r.gate} [{r.linker}]: {d.message}",
                     file=_location(d)[0], line=_location(d)[1], hint=d.hint)
             for d in r.diagnostics if d.level == "warning"
-        ]
+        ] + _divergence_findings(r)
     if r.verdict == LINKER_OVERRIDDEN:
         # The link's own diagnostics are another linker's: not findings about this one.
         return [Finding(rule=r.verdict, level="error", message=f"{r.gate} [{r.linker}]: {m}")
@@ -182,9 +196,25 @@ def render_human(report: Report, console: Any) -> None:
                 console.print(f"{'':16}{ln}", highlight=False, markup=False)
         for w in item["warnings"]:
             console.print(f"{'':16}[yellow]warning:[/] {escape(w)}", highlight=False)
+        _render_divergence(item.get("divergence") or [], console)
     status = report.document["status"]
     style = "bold green" if status == "pass" else "bold red"
     console.print(f"[{style}]{status.upper()}[/]: {escape(report.summary)}", highlight=False)
+
+
+def _render_divergence(found: list[dict[str, Any]], console: Any) -> None:
+    """One short block per target: what differs from the first linker's file."""
+    from linkgate.console import escape
+
+    by_target: dict[str, list[dict[str, Any]]] = {}
+    for d in found:
+        by_target.setdefault(d["target"], []).append(d)
+    for target, items in by_target.items():
+        style = "red" if any(d["level"] == "error" for d in items) else "yellow"
+        console.print(f"{'':16}[{style}]differs from {escape(items[0]['linkers'][0])}:[/] [bold]{escape(target)}[/]",
+                      highlight=False)
+        for d in items:
+            console.print(f"{'':18}{escape(d['detail'])} [dim]({escape(d['kind'])})[/]", highlight=False)
 
 
 def _hints_by_problem(results: list[dict[str, Any]]) -> dict[str, list[str]]:

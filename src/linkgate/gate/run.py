@@ -79,6 +79,9 @@ class GateResult:
     proof: list[dict[str, Any]] = field(default_factory=list)
     # What selects another linker than this leg's (gate/overrides.py): {"source", "setting", "selects"}.
     overrides: list[dict[str, str]] = field(default_factory=list)
+    # How this leg's files differ from the first linker's (divergence/compare.py), filled
+    # in once every leg has run; None: not compared (one linker, or comparison off).
+    divergence: list[Any] | None = None
     # The verdict the links reached before an override voided it (the recording is still
     # the tree's, for the other linkers' relinks); not part of the report.
     link_verdict: str | None = field(default=None, repr=False)
@@ -141,6 +144,7 @@ class GateResult:
             **({"matrix": self.matrix} if self.matrix is not None else {}),
             **({"proof": self.proof} if self.proof else {}),
             **({"overrides": self.overrides} if self.overrides else {}),
+            **({"divergence": [d.to_dict() for d in self.divergence]} if self.divergence is not None else {}),
             **self._measured(),
         }
 

@@ -77,7 +77,8 @@ class LinkedView:
     needed: tuple[str, ...]
     dynamic_undefined: frozenset[str]   # undefined in .dynsym (resolved at load time)
     weak_undefined: frozenset[str]      # weak and undefined in either table: null unless something defines it
-    functions: frozenset[str]           # defined FUNC symbols of .symtab (or .dynsym when stripped)
+    functions: frozenset[str] | None    # defined FUNC symbols of .symtab; None: the file has none
+    defined: frozenset[str]             # every defined symbol of either table
     sizes: dict[str, int]               # SIZED_SECTIONS present, in bytes
 
 
@@ -97,6 +98,8 @@ def read_linked(path: str) -> LinkedView | None:
             weak: set[str] = set()
             funcs: dict[str, set[str]] = {".symtab": set(), ".dynsym": set()}
             sizes: dict[str, int] = {}
+            defined: set[str] = set()
+            symtab = False
             for sec in elf.iter_sections():
                 if sec.name in SIZED_SECTIONS:
                     sizes[sec.name] = int(sec["sh_size"])
@@ -104,6 +107,7 @@ def read_linked(path: str) -> LinkedView | None:
                     # pyelftools sets `needed` on a DT_NEEDED tag at parse time (no declared attribute).
                     needed += [str(getattr(t, "needed")) for t in sec.iter_tags() if t.entry.d_tag == "DT_NEEDED"]
                 if isinstance(sec, SymbolTableSection) and sec.name in funcs:
+                    symtab = symtab or sec.name == ".symtab"
                     for sym in sec.iter_symbols():
                         name, undef = sym.name, sym["st_shndx"] == "SHN_UNDEF"
                         if not name:
@@ -112,9 +116,11 @@ def read_linked(path: str) -> LinkedView | None:
                             weak.add(name)
                         if undef and sec.name == ".dynsym":
                             dyn_undef.add(name)
+                        if not undef:
+                            defined.add(name)
                         if not undef and sym["st_info"]["type"] == "STT_FUNC":
                             funcs[sec.name].add(name)
     except (OSError, ELFError, ValueError, EOFError):
         return None
     return LinkedView(tuple(needed), frozenset(dyn_undef), frozenset(weak),
-                      frozenset(funcs[".symtab"] or funcs[".dynsym"]), sizes)
+                      frozenset(funcs[".symtab"]) if symtab else None, frozenset(defined), sizes)
