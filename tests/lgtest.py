@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import subprocess
 from pathlib import Path
+from typing import Any
 
 
 def sha(path: Path) -> str:
@@ -40,3 +41,21 @@ def toml_str(text: str) -> str:
     import json
 
     return json.dumps(text)
+
+
+AUDIT_SHAPES = Path(__file__).resolve().parent / "fixtures" / "audit" / "shapes"
+
+
+def audit_shape(tmp_path: Path, shape: str) -> dict[str, Any]:
+    """`linkgate audit -f json` on a copy of tests/fixtures/audit/shapes/SHAPE, in-process."""
+    import json
+    import shutil
+
+    from linkgate.cli import main
+
+    repo = tmp_path / shape
+    shutil.copytree(AUDIT_SHAPES / shape, repo)
+    out = tmp_path / "audit.json"
+    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
+    doc: dict[str, Any] = json.loads(out.read_text())
+    return doc

@@ -156,14 +156,19 @@ def _instructions(text: str) -> list[str]:
     return out
 
 
+def _exec_form(rest: str) -> list[str]:
+    """A Dockerfile instruction's JSON (exec) form, ``["a", "b"]``; [] when it is not one."""
+    try:
+        value = json.loads(rest)
+    except ValueError:
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
 def _form(rest: str) -> list[str]:
     rest = rest.strip()
     if rest.startswith("["):
-        try:
-            value = json.loads(rest)
-        except ValueError:
-            return []
-        return [str(v) for v in value] if isinstance(value, list) else []
+        return _exec_form(rest)
     # The shell form runs `/bin/sh -c REST`.
     return ["sh", "-c", rest] if rest else []
 
@@ -171,11 +176,7 @@ def _form(rest: str) -> list[str]:
 def _paths(rest: str) -> list[str]:
     rest = rest.strip()
     if rest.startswith("["):
-        try:
-            value = json.loads(rest)
-        except ValueError:
-            return []
-        return [str(v) for v in value] if isinstance(value, list) else []
+        return _exec_form(rest)
     try:
         return shlex.split(rest)
     except ValueError:

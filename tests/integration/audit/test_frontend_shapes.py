@@ -10,6 +10,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from lgtest import audit_shape
+
 from linkgate.cli import main
 
 SHAPES = Path(__file__).resolve().parents[2] / "fixtures" / "audit" / "shapes"
@@ -17,12 +19,7 @@ WF = ".github/workflows/ci.yml"
 
 
 def audit(tmp_path: Path, shape: str) -> dict[str, Any]:
-    repo = tmp_path / shape
-    shutil.copytree(SHAPES / shape, repo)
-    out = tmp_path / "audit.json"
-    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
-    doc: dict[str, Any] = json.loads(out.read_text())
-    return doc
+    return audit_shape(tmp_path, shape)
 
 
 def rows(doc: dict[str, Any]) -> list[tuple[Any, ...]]:

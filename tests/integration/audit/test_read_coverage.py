@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from lgtest import audit_shape
+
 from linkgate.cli import main
 
 SHAPES = Path(__file__).resolve().parents[2] / "fixtures" / "audit" / "shapes"
@@ -19,12 +21,7 @@ WF = ".github/workflows/ci.yml"
 
 
 def audit(tmp_path: Path, shape: str) -> dict[str, Any]:
-    repo = tmp_path / shape
-    shutil.copytree(SHAPES / shape, repo)
-    out = tmp_path / "audit.json"
-    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
-    doc: dict[str, Any] = json.loads(out.read_text())
-    return doc
+    return audit_shape(tmp_path, shape)
 
 
 def steps(doc: dict[str, Any]) -> list[tuple[str, int, str, list[tuple[str, str, bool]]]]:
