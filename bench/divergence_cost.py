@@ -1,0 +1,79 @@
+"""What comparing the linkers' files costs: a cold five-linker run of the demo with
+the comparison (divergence = "warn", the default) against the same run with it
+off (divergence = "off"), alternated in one run so both see the same machine.
+
+Each run starts from an empty target directory (cold: every crate compiled
+under the first linker, relinked under the other four, linker-matrix =
+"replay"). Prints both medians, the difference and its share of the run (the
+issue's goal: at most 5 %), and the comparison alone, in process, over the
+files the last run linked (pyelftools reads and compare.differences), which a
+cold run's noise can hide. lto-skipped runs in both (it needs no second linker).
+
+Usage: python bench/divergence_cost.py [PAIRS]
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from common import LINKGATE, median, timed, workspace
+
+from linkgate.divergence.compare import differences
+from linkgate.objects.elf import read_linked
+
+FIVE = '["default", "bfd", "gold", "mold", "lld"]'
+
+
+def cold_run(ws: Path, out: Path) -> float:
+    shutil.rmtree(ws / "target", ignore_errors=True)
+    return timed([*LINKGATE, "run", "-q", "--no-history", "--format", "json", "-o", str(out)], ws)
+
+
+def compare_alone(doc: dict, rounds: int = 5) -> tuple[float, int]:
+    """Median seconds to read every linked file and compare each leg's with the first's."""
+    legs = [r for r in doc["results"] if r["verdict"] == "linked"]
+    times, found = [], 0
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        views = [{(a["target"], a["kind"]): read_linked(a["path"]) for a in r["linked"]} for r in legs]
+        found = 0
+        for r, view in zip(legs[1:], views[1:]):
+            for key, vb in view.items():
+                va = views[0].get(key)
+                if va is not None and vb is not None:
+                    found += len(differences(key[0], legs[0]["linker"], va, r["linker"], vb))
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), found
+
+
+def main() -> None:
+    pairs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    on = workspace(FIVE)
+    off = workspace(FIVE, 'divergence = "off"\n')
+    t_on, t_off = [], []
+    for _ in range(pairs):
+        t_off.append(cold_run(off, off.parent / "off.json"))
+        t_on.append(cold_run(on, on.parent / "on.json"))
+    doc = json.loads((on.parent / "on.json").read_text())
+    files = sum(len(r["linked"]) for r in doc["results"])
+    alone, found = compare_alone(doc)
+    m_on, m_off = median(t_on), median(t_off)
+    share = (m_on - m_off) / m_off * 100
+    print(f"cold five-linker run of the demo, linker-matrix = replay ({pairs} pairs, medians)")
+    print(f"  divergence = \"off\"   {m_off:7.2f} s   runs: {', '.join(f'{t:.2f}' for t in t_off)}")
+    print(f"  divergence = \"warn\"  {m_on:7.2f} s   runs: {', '.join(f'{t:.2f}' for t in t_on)}")
+    print(f"  difference          {m_on - m_off:+7.2f} s   ({share:+.1f} % of the run; goal <= 5 %: "
+          f"{'met' if share <= 5 else 'NOT met'})")
+    print(f"  the comparison alone: {alone * 1000:.0f} ms for {files} files "
+          f"({alone / m_off * 100:.1f} % of the run), {found} differences found")
+    for ws in (on, off):
+        shutil.rmtree(ws.parent, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
