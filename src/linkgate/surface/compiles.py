@@ -218,6 +218,9 @@ def _crates_used(tokens: Sequence[Token]) -> frozenset[str]:
     return frozenset(t.text for t in tokens if t.kind == "ident" and t.text in known)
 
 
+TOO_DEEP = "the build script nests expressions too deeply to read"
+
+
 def scan_script(text: str, package_dir: Path) -> ScriptScan:
     """Everything *text* (a build script) is seen to compile, include or probe."""
     tokens = tokenize(text)
@@ -228,7 +231,7 @@ def scan_script(text: str, package_dir: Path) -> ScriptScan:
         # Expressions are read by recursion; thousands of nested `format!`, `vec!` or
         # `concat!` exhaust Python's stack. What the script names is then unknown: a note.
         scan = ScriptScan()
-        scan.notes.append(("", 1, "the build script nests expressions too deeply to read"))
+        scan.notes.append(("", 1, TOO_DEEP))
         return scan
     scan.notes = list(dict.fromkeys(scan.notes))
     seen: set[tuple[str, bool]] = set()

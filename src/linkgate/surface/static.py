@@ -21,6 +21,7 @@ from linkgate.cargo.buildscript import LINK_KEYS
 from linkgate.config import Config, Gate
 from linkgate.rustlex import tokenize
 from linkgate.surface.built import add_common
+from linkgate.surface.compiles import TOO_DEEP
 from linkgate.surface.model import Surface, relative
 from linkgate.surface.scripts import add_link_script, read_script
 
@@ -96,6 +97,9 @@ def static(config: Config, gate: Gate, graph: cargo_graph.Graph | None = None) -
         described = [f"{k}={v}" for k, v in links] + source.scan.emitters
         described.sort(key=lambda d: not d.startswith("rustc-link-lib="))
         if not described:
+            if any(text == TOO_DEEP for _, _, text in source.scan.notes):
+                # Unread, not link-free: say so rather than leave the package out silently.
+                surface.add_note(f"package {pkg.name}: {TOO_DEEP}; linkgate cannot tell what it links or compiles")
             continue
         more = len(described) - 1
         desc = described[0] + (f" (and {more} more link directives)" if more else "")
