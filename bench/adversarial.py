@@ -17,6 +17,14 @@ Classes and their heaviest cases (tests/adversarial/ holds the full suite):
   special files  a FIFO as a workflow and as a history; a 3 GB sparse Makefile;
                  /dev/zero as a log and as an event payload
   outside        `make -C ../x`, a workflow and a script that are symlinks out
+  value bombs    `x=$x$x` 64 times; `${x//?/$x}`; PowerShell doubling; a Makefile
+                 variable that refers to itself; tenfold Makefile variables
+  regex bombs    a control's `delete = "(a+)+$"`; `[[ $x =~ (a+)+b ]]`
+  walks          `surface --static` on WalkDir::new("/"), a glob over symlink
+                 loops, 100,000 rerun-if-changed lines
+  explain encodings  100 MB of dense failures; a failure among 1,000,000
+                 `ld: warning` lines; UTF-16 without a BOM; a failure ending a
+                 3 MB line; JSON-lines records
 Prints, per class, the worst case's wall seconds and peak RSS in MiB (GNU
 time's %M), and each case's exit code (every one must be in 0..4: no internal
 error).
@@ -198,10 +206,108 @@ def outside(base: Path) -> list[tuple[str, list[str], Path, dict[str, str] | Non
              [*LINKGATE, "audit", "--repo", str(repo), "--format", "json"], repo, None)]
 
 
+Cases = list[tuple[str, list[str], Path, "dict[str, str] | None"]]
+CARGO_TOML = '[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n'
+
+
+def _audit_repo(base: Path, name: str, script: str, shell: str = "", files: dict[str, str] | None = None) -> Path:
+    repo = base / name
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    (repo / "src").mkdir()
+    (repo / "src" / "main.rs").write_text("fn main() {}\n")
+    (repo / "Cargo.toml").write_text(CARGO_TOML)
+    for rel, text in (files or {}).items():
+        (repo / rel).write_text(text)
+    body = "".join(f"          {line}\n" for line in script.splitlines())
+    (repo / ".github" / "workflows" / "ci.yml").write_text(
+        "on: [push]\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n" + body
+        + (f"        shell: {shell}\n" if shell else ""))
+    return repo
+
+
+def value_bombs(base: Path) -> Cases:
+    tenfold = "\n".join(["A = aaaaaaaaaa"] + [f"{chr(66 + i)} = " + f"$({chr(65 + i)})" * 10 for i in range(12)])
+    repos = {
+        "x=$x$x, 64 times": _audit_repo(base, "dbl", "x=ab\n" + "x=$x$x\n" * 64 + "cargo build $x"),
+        "${x//?/$x}, 6 times": _audit_repo(base, "repl", "x=abcd\n" + "x=${x//?/$x}\n" * 6 + "cargo build"),
+        "PowerShell doubling": _audit_repo(base, "pwsh", '$x = "ab"\n' + '$x = "$x$x"\n' * 64 + "cargo build $x",
+                                           shell="pwsh"),
+        "X = $(X)$(X)": _audit_repo(base, "self", "make", files={"Makefile": "X = $(X)$(X)\nall:\n\tcargo build $(X)\n"}),
+        "tenfold Makefile variables": _audit_repo(base, "ten", "make",
+                                                  files={"Makefile": tenfold + "\nall:\n\tcargo test $(M)\n"}),
+    }
+    return [(name, [*LINKGATE, "audit", "--repo", str(repo), "--format", "json"], repo, None)
+            for name, repo in repos.items()]
+
+
+def regex_bombs(base: Path) -> Cases:
+    repo = base / "prove"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "main.rs").write_text("fn main() {}\n")
+    (repo / "Cargo.toml").write_text(CARGO_TOML)
+    (repo / "data.txt").write_text(("a" * 40 + "b\n") * 1000)
+    (repo / "linkgate.toml").write_text('[[gate]]\nname = "g"\ncargo = ["build"]\n\n[[gate.control]]\n'
+                                        'name = "c"\nfile = "data.txt"\ndelete = "(a+)+$"\n')
+    git_init(repo)
+    shell = _audit_repo(base, "shell", "x=" + "a" * 5000 + "c\nif [[ $x =~ (a+)+b ]]; then cargo build; fi")
+    return [('delete = "(a+)+$" (1,000 lines)', [*LINKGATE, "prove", "--repo", str(repo), "-q"], repo, None),
+            ("[[ $x =~ (a+)+b ]]", [*LINKGATE, "audit", "--repo", str(shell), "--format", "json"], shell, None)]
+
+
+def walks(base: Path) -> Cases:
+    cases: Cases = []
+    scripts = {
+        'WalkDir::new("/")': 'fn main() { cc::Build::new().files(WalkDir::new("/").into_iter()'
+                             '.map(|e| e.unwrap().path().to_owned())).compile("x"); }\n',
+        "glob over symlink loops": 'fn main() { cc::Build::new().files(glob::glob("csrc/**/*.c").unwrap()'
+                                   '.map(|p| p.unwrap())).compile("x"); }\n',
+        "100,000 rerun-if-changed lines": 'fn main() {\n    println!("cargo:rustc-link-lib=static=foo");\n'
+        + "".join(f'    println!("cargo:rerun-if-changed=csrc/f{i}.c");\n' for i in range(100_000)) + "}\n",
+    }
+    for name, text in scripts.items():
+        repo = base / f"walk-{len(cases)}"
+        (repo / "src").mkdir(parents=True)
+        (repo / "csrc" / "sub").mkdir(parents=True)
+        (repo / "csrc" / "a.c").write_text("")
+        os.symlink("..", repo / "csrc" / "sub" / "up")
+        os.symlink(".", repo / "csrc" / "self")
+        (repo / "src" / "main.rs").write_text("fn main() {}\n")
+        (repo / "Cargo.toml").write_text(CARGO_TOML)
+        (repo / "build.rs").write_text(text)
+        (repo / "linkgate.toml").write_text('[[gate]]\nname = "g"\ncargo = ["build"]\n')
+        git_init(repo)
+        cases.append((name, [*LINKGATE, "surface", "g", "--static", "--repo", str(repo), "--format", "json"],
+                      repo, None))
+    return cases
+
+
+def explain_encodings(base: Path) -> Cases:
+    import json
+
+    block = ("/usr/bin/ld: main.o: in function `main':\nmain.c:(.text+0x5): undefined reference to `f'\n"
+             "collect2: error: ld returned 1 exit status\n")
+    texts = {
+        "100 MB of dense failures": block.encode() * (100_000_000 // len(block)),
+        "a failure among 1,000,000 ld: warning lines": b"ld: warning: odd\n" * 1_000_000 + block.encode(),
+        "20 MB of UTF-16 without a BOM": (block * (20_000_000 // len(block) // 2)).encode("utf-16-le"),
+        "a failure ending a 3 MB line": b"x" * (3 << 20) + b" main.c:(.text+0x5): undefined reference to `f'\n",
+        "JSON lines, 200,000 records": "".join(json.dumps({"line": line}) + "\n"
+                                               for line in block.splitlines() * 66_000).encode(),
+    }
+    cases: Cases = []
+    for name, data in texts.items():
+        path = base / f"enc-{len(cases)}.log"
+        path.write_bytes(data)
+        cases.append((name, [*LINKGATE, "explain", str(path), "--format", "json"], base, None))
+    return cases
+
+
 def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="linkgate-bench-adversarial-"))
     classes = {"configuration": configuration, "generated CI": generated_ci, "workflows": workflows,
-               "logs": logs, "events": events, "special files": special_files, "outside": outside}
+               "logs": logs, "events": events, "special files": special_files, "outside": outside,
+               "value bombs": value_bombs, "regex bombs": regex_bombs, "walks": walks,
+               "explain encodings": explain_encodings}
     only = set(sys.argv[1:])  # class names to run (all when none), e.g. `outside`
     classes = {k: v for k, v in classes.items() if not only or k in only}
     print(f"{'class':<15} {'worst case (time)':<32} {'s':>6}  {'worst case (memory)':<32} {'MiB':>6}")
