@@ -258,13 +258,21 @@ def matrix_jobs(spec: JobSpec) -> dict[str, Any]:
     merge = {
         "name": f"link gate {gate.name}: verdict",
         "needs": [plan_id, jid],
-        # Runs when legs failed too: a failed or missing leg must turn the verdict red.
-        "if": f"always() && needs.{plan_id}.result == 'success'",
+        # Runs when legs failed too: a failed or missing leg must turn the verdict red. It
+        # runs when the plan failed or was cancelled as well, and fails: a skipped job
+        # reports success, so a required verdict skipped after a broken plan would pass.
+        # Only a plan skipped on purpose (the trigger, the fork guard) skips the verdict.
+        "if": f"always() && needs.{plan_id}.result != 'skipped'",
         "runs-on": "ubuntu-latest",
         "permissions": {"contents": "read"},
-        "env": {"LINKGATE_MATRIX": f"${{{{ needs.{plan_id}.outputs.matrix }}}}"},
+        "env": {"LINKGATE_MATRIX": f"${{{{ needs.{plan_id}.outputs.matrix }}}}",
+                "LINKGATE_PLAN": f"${{{{ needs.{plan_id}.result }}}}"},
         # A vendored wheel is a file of the checkout: this job checks it out too.
-        "steps": [*([checkout_step()] if spec.install_sha256 else []),
+        "steps": [{"name": "The plan must have succeeded",
+                   "run": 'if [ "$LINKGATE_PLAN" != success ]; then\n'
+                   f'  echo "::error::the plan job {plan_id} ended $LINKGATE_PLAN: no leg was planned, so nothing '
+                   'was linked"\n  exit 1\nfi\n'},
+                  *([checkout_step()] if spec.install_sha256 else []),
                   *python_steps(spec), install_step(spec.install, spec.install_sha256),
                   {"uses": pins.uses("actions/download-artifact"),
                    "with": {"pattern": f"linkgate-{jid}-*", "path": "legs"}},

@@ -275,3 +275,21 @@ def test_paths_filter_never_names_a_file_git_ignores(repo: Path) -> None:
     assert "Cargo.lock" not in entry
     assert "build.rs" in entry and "Cargo.toml" in entry  # tracked, though build.rs matches a rule
     assert "native/**" in entry and "native/rt.c" not in entry  # the glob covers the file
+
+
+def test_a_failed_plan_turns_the_matrix_verdict_red(repo: Path) -> None:
+    # A skipped job reports success: the verdict must run, and fail, when the plan failed.
+    import subprocess
+
+    assert main(["ci", "github", "xla-link", "--matrix", "--write"]) == 0
+    merge = yaml.safe_load((repo / WF).read_text())["jobs"]["xla-link-merge"]
+    assert merge["if"] == "always() && needs.xla-link-plan.result != 'skipped'"
+    assert merge["env"]["LINKGATE_PLAN"] == "${{ needs.xla-link-plan.result }}"
+    first = merge["steps"][0]
+    assert first["name"] == "The plan must have succeeded"
+    for result, code in (("success", 0), ("failure", 1), ("cancelled", 1)):
+        done = subprocess.run(["bash", "-euo", "pipefail", "-c", first["run"]], capture_output=True, text=True,
+                              env={"LINKGATE_PLAN": result, "PATH": "/usr/bin:/bin"})
+        assert done.returncode == code, (result, done.stdout)
+    assert actionlint(repo, repo / WF) == []
+    assert zizmor(repo / WF) == []
