@@ -22,6 +22,7 @@ import math
 import os
 import sqlite3
 import stat
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
@@ -214,17 +215,32 @@ class History:
             raise HistoryError(f"{self.path}: cannot read the history: {exc}") from None
 
     def _transaction(self) -> _Txn:
-        return _Txn(self._conn)
+        return _Txn(self._conn, self.path)
 
 
 class _Txn:
     """BEGIN IMMEDIATE takes the write lock up front: a second writer then waits
-    (busy timeout) instead of failing later on a lock upgrade."""
+    (busy timeout) instead of failing later on a lock upgrade. The wait is never
+    silent: when the lock is taken, one stderr line names who holds it (from
+    /proc/locks) and how long linkgate will wait, then the full timeout runs."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
+    def __init__(self, conn: sqlite3.Connection, path: Path | None = None) -> None:
+        self.conn, self.path = conn, path
 
     def __enter__(self) -> None:
+        self.conn.execute(f"PRAGMA busy_timeout = {_FIRST_TRY_MS}")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        holders = _lock_holders(self.path) if self.path is not None else []
+        who = f"pid {', '.join(map(str, holders))}" if holders else "a process linkgate cannot name"
+        sys.stderr.write(f"linkgate: the history {self.path} is locked by another writer ({who}); "
+                         f"waiting up to {BUSY_TIMEOUT_MS // 1000} s\n")
         self.conn.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
@@ -234,6 +250,35 @@ class _Txn:
             # SQLite has already rolled back after some errors (disk full): a
             # second ROLLBACK would hide the real error behind "no transaction".
             self.conn.execute("ROLLBACK")
+
+
+# A writer that holds the lock for less than this is waited for without a word.
+_FIRST_TRY_MS = 250
+
+
+def _lock_holders(path: Path) -> list[int]:
+    """Processes holding a POSIX lock on the database or its WAL index (Linux's
+    /proc/locks, by inode); empty when that cannot be read."""
+    inodes = set()
+    for name in (str(path), f"{path}-shm", f"{path}-wal"):
+        try:
+            inodes.add(os.stat(name).st_ino)
+        except OSError:
+            continue
+    pids: list[int] = []
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                parts = line.split()
+                # "1: POSIX ADVISORY WRITE 1234 08:01:567 0 EOF" (a "->" marks a waiter)
+                if len(parts) >= 6 and parts[1] != "->" and parts[4].isdigit() \
+                        and parts[5].rsplit(":", 1)[-1].isdigit() and int(parts[5].rsplit(":", 1)[-1]) in inodes:
+                    pid = int(parts[4])
+                    if pid != os.getpid() and pid not in pids:
+                        pids.append(pid)
+    except OSError:
+        return []
+    return pids
 
 
 def _refuse_foreign_bytes(path: Path) -> None:

@@ -237,3 +237,30 @@ def test_times_no_run_takes_are_skipped_never_a_timeout(repo, tmp_path, capsys, 
     assert code == 0 and err.count("skipped a history row") == 3, err
     (entry,) = json.loads(out)["entries"]
     assert (entry["runs"], entry["cold"]["max_s"], entry["recommended_timeout_minutes"]) == (2, 10.0, 6)
+
+
+@pytest.mark.timeout(60)
+def test_a_locked_history_says_who_holds_it_and_how_long_it_waits(repo, tmp_path, capsys):
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "h.sqlite"
+    with History.open(path) as h:
+        h.add([rec("a")])
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sqlite3, sys, time\n"
+        f"c = sqlite3.connect({str(path)!r}, isolation_level=None)\n"
+        "c.execute('BEGIN IMMEDIATE'); print('held', flush=True); time.sleep(2); c.execute('COMMIT')\n")],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        started = time.monotonic()
+        with History.open(path) as h:
+            assert h.add([rec("b")]) == 1
+        waited = time.monotonic() - started
+    finally:
+        holder.wait()
+    err = capsys.readouterr().err
+    assert f"linkgate: the history {path} is locked by another writer (pid {holder.pid}); waiting up to 30 s" in err, err
+    assert waited < 30
