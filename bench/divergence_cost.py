@@ -4,7 +4,7 @@ off (divergence = "off"), alternated in one run so both see the same machine.
 
 Each run starts from an empty target directory (cold: every crate compiled
 under the first linker, relinked under the other four, linker-matrix =
-"replay"). Prints both medians, the difference and its share of the run (the
+"replay"), the order alternating pair by pair. Prints both medians, the difference and its share of the run (the
 issue's goal: at most 5 %), and the comparison alone, in process, over the
 files the last run linked (pyelftools reads and compare.differences), which a
 cold run's noise can hide. lto-skipped runs in both (it needs no second linker).
@@ -56,9 +56,10 @@ def main() -> None:
     on = workspace(FIVE)
     off = workspace(FIVE, 'divergence = "off"\n')
     t_on, t_off = [], []
-    for _ in range(pairs):
-        t_off.append(cold_run(off, off.parent / "off.json"))
-        t_on.append(cold_run(on, on.parent / "on.json"))
+    for i in range(pairs):
+        # Which goes first alternates: the second run of a pair meets the first's page cache and cleanup.
+        for ws, times, name in ((off, t_off, "off"), (on, t_on, "on"))[:: 1 if i % 2 == 0 else -1]:
+            times.append(cold_run(ws, ws.parent / f"{name}.json"))
     doc = json.loads((on.parent / "on.json").read_text())
     files = sum(len(r["linked"]) for r in doc["results"])
     alone, found = compare_alone(doc)

@@ -31,9 +31,13 @@ def _lto(legs: Sequence[GateResult]) -> None:
         if res.verdict != LINKED:
             continue
         targets = {str(ln.get("record")): str(ln["target"]) for ln in res.links if ln.get("target")}
-        for d in lto.lto_skipped(res.linker, _records(res, legs), res.build_scripts, targets):
+        unread: list[str] = []
+        for d in lto.lto_skipped(res.linker, _records(res, legs), res.build_scripts, targets, unread):
             res.diagnostics.append(d)
             res.warnings.append(f"lto-skipped: {d.message}. {d.hint}")
+        if unread:
+            res.messages.append("lto-skipped: not checked for GCC LTO bytecode (not an ar archive or ELF "
+                                f"object, or unreadable): {', '.join(unread[:5])}" + (" ..." if len(unread) > 5 else ""))
 
 
 def _compare(legs: Sequence[GateResult], threshold: float) -> None:

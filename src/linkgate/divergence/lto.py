@@ -35,27 +35,31 @@ class _Found:
     targets: tuple[str, ...]
 
 
-def _scan(records: Sequence[LinkRecord], targets: Mapping[str, str]) -> list[_Found]:
+def _scan(records: Sequence[LinkRecord], targets: Mapping[str, str], unread: list[str]) -> list[_Found]:
     by_input: dict[Path, tuple[tuple[str, ...], list[str]]] = {}
     for rec in records:
         target = targets.get(rec.id) or Path(rec.output or "?").name
         for path in linkline.inputs(rec):
             if path not in by_input:
-                by_input[path] = (elf.lto_members(path) or (), [])
+                members = elf.lto_members(path)
+                if members is None:
+                    unread.append(str(path))
+                by_input[path] = (members or (), [])
             if by_input[path][0] and target not in by_input[path][1]:
                 by_input[path][1].append(target)
     return [_Found(p, m, tuple(t)) for p, (m, t) in by_input.items() if m]
 
 
 def lto_skipped(linker: str, records: Sequence[LinkRecord], build_scripts: Sequence[tuple[str, str]],
-                targets: Mapping[str, str]) -> list[Diagnostic]:
+                targets: Mapping[str, str], unread: list[str] | None = None) -> list[Diagnostic]:
     """One warning per input holding GCC bytecode on this leg's passing links; none
-    under a linker that runs GCC's plugin."""
+    under a linker that runs GCC's plugin. Inputs that are neither ar archives nor
+    ELF objects (or cannot be opened) are appended to *unread*."""
     program = NO_GCC_PLUGIN.get(linker)
     if program is None:
         return []
     out = []
-    for found in _scan([r for r in records if r.exit_status == 0], targets):
+    for found in _scan([r for r in records if r.exit_status == 0], targets, unread if unread is not None else []):
         src = origin.of(found.archive, found.members, build_scripts)
         where = f"{', '.join(found.members)} in {found.archive.name}"
         if src.archive and src.archive != found.archive:
