@@ -31,6 +31,6 @@ def command(repo: str | None, force: bool) -> int:
             f"a linkgate process (pid {pids}) is still running in {root} and holds the journal",
             hint="it restores its files itself when it ends; run recover again if it was killed",
         )
-    restored = recover(root, force=force, announce=False)
+    restored = recover(root, force=force, announce=False, held_ok=False)
     click.echo("linkgate: restored " + (", ".join(restored) if restored else "nothing; files were intact"))
     return EXIT_OK

@@ -311,13 +311,17 @@ def find_root_with_journal(start: Path) -> Path | None:
     return None
 
 
-def recover(root: Path, *, force: bool = False, announce: bool = True) -> list[str]:
+def recover(root: Path, *, force: bool = False, announce: bool = True, held_ok: bool = True) -> list[str]:
+    """Restore what the journal records. With *held_ok* (start-up recovery) a journal whose
+    owner is alive is left to it; without (`linkgate recover`), a held lock is LockHeld,
+    raised by the lock itself, so no check-then-act gap can report intact files that a
+    running prove holds mutated."""
     repo = Repository(root)
     if not repo.journal.exists():
         return []
-    if not repo.lock_is_free():
+    if held_ok and not repo.lock_is_free():
         return []  # its owner is alive and will restore itself
-    repo.lock()
+    repo.lock()  # LockHeld when another process took it meanwhile
     try:
         restored = repo.restore(repo.read_journal(), force=force)
     finally:
