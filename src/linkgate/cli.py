@@ -68,15 +68,29 @@ def main(argv: Sequence[str] | None = None, prog_name: str = "linkgate") -> int:
         return exc.return_code
     except BrokenPipeError:
         return EXIT_ERROR
-    except Exception as exc:  # noqa: BLE001 - the one place a bug becomes one line, not a traceback
-        import os
+    except OSError as exc:
+        # A path from the input that no file system takes (a name past NAME_MAX, a loop
+        # of links) or may open: the input's fault, said as one line, not a crash.
+        import errno
 
-        if os.environ.get("LINKGATE_DEBUG") == "1":
-            raise
-        return _crash(exc)
+        if exc.filename is None or exc.errno not in (errno.ENAMETOOLONG, errno.ELOOP, errno.EACCES,
+                                                      errno.ENOTDIR, errno.EISDIR):
+            return _crash_or_raise(exc)
+        _print_error(f"cannot use {exc.filename}: {exc.strerror}\n  hint: give a path this file system accepts")
+        return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - the one place a bug becomes one line, not a traceback
+        return _crash_or_raise(exc)
     if rv is None:
         return 0
     return int(rv)
+
+
+def _crash_or_raise(exc: BaseException) -> int:
+    import os
+
+    if os.environ.get("LINKGATE_DEBUG") == "1":
+        raise exc
+    return _crash(exc)
 
 
 def cargo_main(argv: Sequence[str] | None = None) -> int:

@@ -48,6 +48,23 @@ def kind_of(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
+def is_file(path: str | Path) -> bool:
+    """Path.is_file() for any name a repository can spell: Python 3.11's raises on a
+    component past NAME_MAX (ENAMETOOLONG) instead of answering False."""
+    try:
+        return Path(path).is_file()
+    except OSError:
+        return False
+
+
+def is_dir(path: str | Path) -> bool:
+    """Path.is_dir(), False for a name no file system takes (as is_file)."""
+    try:
+        return Path(path).is_dir()
+    except OSError:
+        return False
+
+
 def is_inside(path: str | Path, root: str | Path) -> bool:
     """Whether *path* is *root* or below it, both as given (resolve first)."""
     path, root = os.fspath(path), os.fspath(root)

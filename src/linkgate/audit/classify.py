@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate.cargo import manifests
 from linkgate.audit.model import COMPILED_ONLY, EXERCISE, Classified
 from linkgate.cargo.cargoargs import CargoCall, installs_crate, parse
@@ -114,7 +115,7 @@ def _outside_checkout(repo: Path, cwd: str, call: CargoCall) -> str:
     directory = posixpath.normpath(cwd)
     if directory.startswith(".."):
         return ""
-    return "" if (repo / directory).is_dir() else directory
+    return "" if repofs.is_dir(repo / directory) else directory
 
 
 def _selects_linking_targets(call: CargoCall) -> bool:
@@ -153,7 +154,8 @@ def selected_manifests(repo: Path, cwd: str, call: CargoCall) -> list[manifests.
             return [manifests.read(d / "Cargo.toml") for d in manifests.member_dirs(root, root.default_members)
                     if d != root.dir] or None
         return [m for m in members if m.name] or None
-    except manifests.ManifestError:
+    except (manifests.ManifestError, OSError):
+        # OSError: a path no file system takes (a name past NAME_MAX): nothing it names is known.
         return None
 
 

@@ -255,7 +255,7 @@ def _lockfile_packages(repo: Path, cwd: str) -> int:
     here = repo / cwd
     for directory in (here, *here.parents):
         lock = directory / "Cargo.lock"
-        if lock.is_file():
+        if repofs.is_file(lock):
             try:
                 return repofs.read_text(lock, inside=repo, errors="replace").count("[[package]]")
             except OSError:

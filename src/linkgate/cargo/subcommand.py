@@ -230,7 +230,7 @@ class AliasTable:
                 break
             for name in ("config.toml", "config"):
                 path = directory / ".cargo" / name
-                if path.is_file():
+                if repofs.is_file(path):
                     # The repository's own configuration is judged, never a file
                     # a committed symlink points at outside it (unread_configs names it).
                     if top is None or repofs.is_inside(os.path.realpath(path), top):

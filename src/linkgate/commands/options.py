@@ -59,6 +59,13 @@ def check_output(ctx: click.Context, param: click.Parameter, value: str | None) 
         raise UsageError(f"--output {value}: is a directory", hint="name a file inside it")
     if not os.path.isdir(parent):
         raise UsageError(f"--output {value}: directory {parent} does not exist", hint="create it first")
+    try:
+        limit = os.pathconf(parent, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    if len(os.path.basename(path).encode("utf-8", "surrogateescape")) > limit:
+        raise UsageError(f"--output {value}: the file name is longer than this file system allows ({limit} bytes)",
+                         hint="choose a shorter name")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise UsageError(f"--output {value}: directory {parent} is not writable", hint="choose another path")
     if os.path.exists(path) and not os.access(path, os.W_OK):

@@ -46,8 +46,12 @@ def resolve_inside(config: Config, control: Control) -> Path:
     except ValueError:
         raise _fail(config, control, f"{control.file!r} is a symlink leading outside the repository ({path})",
                     "file", hint="point the control at the real file inside the repository") from None
-    if not path.exists():
-        raise _fail(config, control, f"{control.file!r} does not exist", "file")
+    try:
+        path.stat()
+    except FileNotFoundError:
+        raise _fail(config, control, f"{control.file!r} does not exist", "file") from None
+    except OSError as exc:  # a name past the file system's limit, a loop of links
+        raise _fail(config, control, f"{control.file!r} cannot be read: {exc.strerror or exc}", "file") from None
     if not path.is_file():
         raise _fail(config, control, f"{control.file!r} is {repofs.kind_of(path.stat().st_mode)}, not a regular "
                     "file", "file", hint="a control mutates one regular source file inside the repository")
