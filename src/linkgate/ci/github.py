@@ -272,7 +272,7 @@ def plan(cfg: Config, gate: Gate, facts: GateFacts, opts: Options) -> Plan:
         path = cfg.root / ".github" / "actionlint.yaml"
         untrusted.inside_repository(cfg.root, path, "actionlint's configuration")
         old_cfg = _read(path, _rel(cfg, path))
-        result.edits[path] = (old_cfg, runners.declare_labels(old_cfg, labels))
+        result.edits[path] = (old_cfg, runners.declare_labels(old_cfg, labels, _rel(cfg, path)))
     return result
 
 

@@ -111,6 +111,14 @@ class WorkflowText:
         root = _compose(self.text, self.where)
         if root is None or _get(root, "jobs") is None:
             raise SpliceError(f"{self.where}: no `jobs:` mapping", hint="is this a GitHub Actions workflow?")
+        # Jobs are spliced in as block-style lines; inside `{...}` they would not parse.
+        for node in (root, _get(root, "jobs")[1]):  # type: ignore[index]
+            if getattr(node, "flow_style", False):
+                raise SpliceError(f"{self.where}:{node.start_mark.line + 1}: the workflow's "
+                                  f"{'jobs are' if node is not root else 'top level is'} written in flow style "
+                                  "({...}), and linkgate splices block-style lines only",
+                                  hint="write it in block style (one key per line), or add the job by hand "
+                                  "from `linkgate ci github GATE` without --write")
         return root
 
     def jobs(self) -> list[tuple[str, int, int, int]]:
