@@ -79,9 +79,12 @@ def command(
             if not linkers:
                 continue
             legs = _run_linkers(cfg, gate, linkers, force_link, progress)
-            from linkgate.divergence.judge import judge
+            if any(res.links for res in legs):
+                # Only this run's links are judged (lto-skipped, divergence): a run that
+                # linked nothing imports neither the ELF reader nor the classifier.
+                from linkgate.divergence.judge import judge
 
-            judge(gate, legs)
+                judge(gate, legs)
             for res in legs:
                 if cfg.recipes and res.build_scripts:
                     from linkgate.coverage.printed import indistinct_warning, printed_recipes

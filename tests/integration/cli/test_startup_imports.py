@@ -85,5 +85,10 @@ def test_a_warm_no_op_run_describes_no_tree(tmp_path, monkeypatch, capsys):
     assert main(["run", "-q", "--no-history", "--no-force-link", "--linker", "default"]) == 0
     capsys.readouterr()
     assert not [c for c in started if "--untracked-files=all" in c], started
-    # Commit, branch and dirty flag come from one `git status`.
-    assert [c[1:3] for c in started if Path(c[0]).name == "git"] == [["status", "--porcelain=v2"]], started
+    # Commit, branch and dirty flag come from one `git status`; the build's own inputs
+    # (dirty is what the build read) are looked up by their paths, never by a scan of the
+    # whole tree's untracked files.
+    gits = [c[1:] for c in started if Path(c[0]).name == "git"]
+    assert gits[0][:2] == ["status", "--porcelain=v2"], started
+    others = [c for c in gits if c[:1] == ["ls-files"] and "--others" in c]
+    assert all("--" in c and c.index("--") < len(c) - 1 for c in others), started
