@@ -11,6 +11,7 @@ comment. One tokenizer serves both.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,6 +44,8 @@ def _char(digits: str) -> str:
 
 
 def _unescape(body: str) -> str:
+    if "\\" not in body:
+        return body  # most literals: nothing to resolve, no walk character by character
     out: list[str] = []
     i = 0
     while i < len(body):
@@ -71,6 +74,14 @@ def _unescape(body: str) -> str:
 
 
 def tokenize(text: str) -> list[Token]:
+    """The tokens of *text*. A build script is read by several scanners (what it compiles,
+    its modules, its directives): the last few texts are tokenized once (a copy of the
+    list each time, so no caller's edit reaches another)."""
+    return list(_tokenize(text))
+
+
+@functools.lru_cache(maxsize=4)
+def _tokenize(text: str) -> tuple[Token, ...]:
     tokens: list[Token] = []
     i, line, n = 0, 1, len(text)
     while i < n:
@@ -143,7 +154,7 @@ def tokenize(text: str) -> list[Token]:
             width = 2 if two in _PUNCT2 else 1
             tokens.append(Token("punct", text[i:i + width], line))
             i += width
-    return tokens
+    return tuple(tokens)
 
 
 def _raw_string_start(text: str, i: int) -> tuple[int, int] | None:
