@@ -515,40 +515,23 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
             )
     if len(set(linkers)) != len(linkers):
         raise v.fail("a linker is listed twice", line_of("linkers"), f"{where}.linkers")
-    matrix = raw.get("linker-matrix", "replay")
-    if matrix not in MATRIX_MODES:
-        raise v.fail(
-            f"must be 'replay' or 'rebuild', not {matrix!r}",
-            line_of("linker-matrix"),
-            f"{where}.linker-matrix",
-            hint=_did_you_mean(matrix, MATRIX_MODES) or "replay: compile once, relink under each linker; "
-            "rebuild: a full build per linker",
-        )
-    quant = raw.get("predicate-quantifier", "some")
-    if quant not in QUANTIFIERS:
-        raise v.fail(
-            f"must be 'some' or 'every', not {quant!r}",
-            line_of("predicate-quantifier"),
-            f"{where}.predicate-quantifier",
-        )
-    archive_order = raw.get("archive-order", "warn")
-    if archive_order not in ARCHIVE_ORDER:
-        raise v.fail(
-            f"must be 'warn' or 'fail', not {archive_order!r}",
-            line_of("archive-order"),
-            f"{where}.archive-order",
-            hint="warn: a link lld passed in spite of an archive-order problem is linked, with a warning; "
-            "fail: it is a link failure",
-        )
-    divergence = raw.get("divergence", "warn")
-    if divergence not in DIVERGENCE:
-        raise v.fail(
-            f"must be 'warn', 'fail' or 'off', not {divergence!r}",
-            line_of("divergence"),
-            f"{where}.divergence",
-            hint=_did_you_mean(divergence, DIVERGENCE) or "warn: differences between the linkers' files are "
-            "listed; fail: they fail the gate; off: the files are not compared",
-        )
+    def choice(key: str, choices: tuple[str, ...], hint: str | None = None) -> str:
+        """The value of a key that takes one of *choices* (the first is the default)."""
+        value = raw.get(key, choices[0])
+        if value not in choices:
+            named = [repr(c) for c in choices]
+            raise v.fail(f"must be {', '.join(named[:-1])} or {named[-1]}, not {value!r}", line_of(key),
+                         f"{where}.{key}", hint=_did_you_mean(str(value), choices) or hint)
+        return str(value)
+
+    matrix = choice("linker-matrix", MATRIX_MODES, "replay: compile once, relink under each linker; "
+                    "rebuild: a full build per linker")
+    quant = choice("predicate-quantifier", QUANTIFIERS)
+    archive_order = choice("archive-order", ARCHIVE_ORDER,
+                           "warn: a link lld passed in spite of an archive-order problem is linked, with a "
+                           "warning; fail: it is a link failure")
+    divergence = choice("divergence", DIVERGENCE, "warn: differences between the linkers' files are listed; "
+                        "fail: they fail the gate; off: the files are not compared")
     threshold = raw.get("divergence-threshold", 2)
     if not 0 <= threshold <= 100:
         raise v.fail(
