@@ -94,8 +94,11 @@ def measure(repo: Path, truth: dict[str, Any], show: bool, result: Any = None) -
     return sum(expected.values()), hits, sum(found.values()), len(graded), true_findings
 
 
-SETS = {"training": "ground_truth", "heldout": "heldout", "data": "heldout/*.toml"}
-DATA = Path(__file__).resolve().parent / "audit_truth" / "heldout"
+SETS = {"training": "ground_truth", "heldout": "heldout", "data": "heldout/*.toml", "data-b": "heldout-b/*.toml"}
+# The directories of truth files (format: heldout/README.md): heldout/ was measured first on
+# d7a0da3 (its FIRST_RUN.md); heldout-b/ is a second set, written later by someone else.
+DATA_DIRS = {"data": Path(__file__).resolve().parent / "audit_truth" / "heldout",
+             "data-b": Path(__file__).resolve().parent / "audit_truth" / "heldout-b"}
 
 
 def load_data(path: Path, with_via: bool = True) -> tuple[str, dict[str, Any]]:
@@ -125,26 +128,51 @@ def load_data(path: Path, with_via: bool = True) -> tuple[str, dict[str, Any]]:
     return data["repository"], {"invocations": invocations, "findings": findings, "commit": data["commit"]}
 
 
-def measure_data(checkouts: Path, repos: list[str], show: bool, with_via: bool) -> list[int]:
-    """The truth files of bench/audit_truth/heldout/, one line per repository, then the totals.
-    Each repository is audited once; the line after it measures the same audit against the truth
-    without the invocations reached through CMake, Docker, action inputs, ... (`via`)."""
+def recorded(result: Any) -> dict[str, Any]:
+    """What one audit found, as `audit --format json` writes it (before [audit] ignores)."""
+    import dataclasses
+
+    from linkgate.audit.readcoverage import coverage_json
+    from linkgate.commands.audit import invocation_json
+
+    return {"invocations": [invocation_json(c) for c in result.classified],
+            "findings": [dataclasses.asdict(f) for f in result.findings],
+            "notes": result.notes, "coverage": coverage_json(result.coverage)}
+
+
+def measure_data(checkouts: Path, repos: list[str], show: bool, with_via: bool,
+                 data: Path = DATA_DIRS["data"], record: Path | None = None) -> list[int]:
+    """The truth files of one data directory, one line per repository, then the totals and the
+    means over the repositories (the issue's "averages"). Each repository is audited once; the
+    line after it measures the same audit against the truth without the invocations reached
+    through CMake, Docker, action inputs, ... (`via`). With `record`, each audit's JSON is
+    written there (a first run is kept as it was measured, never redone)."""
     from linkgate.audit.run import run_audit
 
     totals = [0, 0, 0, 0, 0]
-    for path in sorted(DATA.glob("*.toml")):
+    rates: list[tuple[float, float, float]] = []
+    for path in sorted(data.glob("*.toml")):
         name, truth = load_data(path, with_via)
         if repos and name not in repos:
             continue
         result = run_audit(checkouts / name.replace("/", "+"))
+        if record is not None:
+            record.mkdir(parents=True, exist_ok=True)
+            (record / f"{path.stem}.json").write_text(json.dumps(recorded(result), indent=1, sort_keys=True) + "\n")
         row = measure(checkouts / name.replace("/", "+"), truth, show, result)
         totals = [a + b for a, b in zip(totals, row)]
         real, hit, listed, findings, true = row
+        rates.append((hit / real if real else 1.0, hit / listed if listed else 1.0,
+                      true / findings if findings else 1.0))
         print(f"  {name}: {hit}/{real} real invocations found right ({listed} listed); {true}/{findings} findings true")
         if with_via:
             _, plain = load_data(path, False)
             real2, hit2, _, _, _ = measure(checkouts / name.replace("/", "+"), plain, False, result)
             print(f"    without via: {hit2}/{real2} real invocations found right")
+    if rates:
+        means = [sum(r[i] for r in rates) / len(rates) for i in range(3)]
+        print(f"  mean over {len(rates)} repositories: recall {means[0]:.1%}, listed right {means[1]:.1%}, "
+              f"findings above note true {means[2]:.1%}")
     return totals
 
 
@@ -188,20 +216,23 @@ def summary(label: str, totals: list[int]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--checkouts", required=True, type=Path, help="directory of <owner>+<name> checkouts")
-    parser.add_argument("--set", choices=["training", "heldout", "data", "both"], default="both",
-                        help="both = training and heldout; data = the truth files of bench/audit_truth/heldout/")
+    parser.add_argument("--set", choices=["training", "heldout", "data", "data-b", "both"], default="both",
+                        help="both = training and heldout; data, data-b = the truth files of "
+                             "bench/audit_truth/heldout/, heldout-b/")
+    parser.add_argument("--record", type=Path, help="data sets: write each audit's JSON into this directory")
     parser.add_argument("--without-via", action="store_true",
                         help="data: leave out invocations reached through CMake, Docker, action inputs, ... (`via`)")
     parser.add_argument("--show", action="store_true", help="list misses, extras and false findings")
     parser.add_argument("repos", nargs="*", help="owner/name (default: every repository of the set)")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent / "audit_truth"))
-    chosen = list(SETS) if args.set == "both" else [args.set]
+    chosen = ["training", "heldout"] if args.set == "both" else [args.set]
     lines = []
     for label in chosen:
-        if label == "data":
-            print(f"data ({SETS[label]}{', without via' if args.without_via else ''}):")
-            lines.append(summary(label, measure_data(args.checkouts, args.repos, args.show, not args.without_via)))
+        if label in DATA_DIRS:
+            print(f"{label} ({SETS[label]}{', without via' if args.without_via else ''}):")
+            lines.append(summary(label, measure_data(args.checkouts, args.repos, args.show, not args.without_via,
+                                                     DATA_DIRS[label], args.record)))
             continue
         print(f"{label} ({SETS[label]}.py):")
         lines.append(summary(label, measure_set(label, args.checkouts, args.repos, args.show)))
