@@ -32,6 +32,8 @@ QUANTIFIERS = ("some", "every")
 ARCHIVE_ORDER = ("warn", "fail")
 # What a difference between the linkers' files of one target (divergence/) does to the verdict.
 DIVERGENCE = ("warn", "fail", "off")
+# The kinds of difference divergence/compare.py reports, each overridable (divergence-kinds).
+DIVERGENCE_KINDS = ("needed", "dynamic-undefined", "weak-undefined", "functions", "section-size")
 SEVERITIES = ("error", "warning", "note", "off")
 CONFIG_NAME = "linkgate.toml"
 
@@ -106,6 +108,8 @@ class Gate:
     # "warn": differences between the linkers' files are listed; "fail": they fail the
     # gate; "off": not compared (lto-skipped still runs: it needs no second linker).
     divergence: str = "warn"
+    # Per kind of difference (DIVERGENCE_KINDS), what it does instead of `divergence`.
+    divergence_kinds: Mapping[str, str] = field(default_factory=dict)
     divergence_threshold: int = 2  # percent: a smaller section-size difference is not one
     # "replay": build under the first linker, relink its recorded links under the
     # others (replay/matrix.py); "rebuild": a full build per linker.
@@ -224,6 +228,7 @@ GATE_KEYS: dict[str, str] = {
     "why": "str",
     "archive-order": "str",
     "divergence": "str",
+    "divergence-kinds": "table[str]",
     "divergence-threshold": "int",
 }
 PATHS_FROM_KEYS = {"workflow": "str", "filter": "str"}
@@ -515,13 +520,16 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
             )
     if len(set(linkers)) != len(linkers):
         raise v.fail("a linker is listed twice", line_of("linkers"), f"{where}.linkers")
-    def choice(key: str, choices: tuple[str, ...], hint: str | None = None) -> str:
-        """The value of a key that takes one of *choices* (the first is the default)."""
-        value = raw.get(key, choices[0])
+    def choice(key: str, choices: tuple[str, ...], hint: str | None = None, member: str | None = None) -> str:
+        """The value of a key that takes one of *choices* (the first is the default);
+        with *member*, of that member of the table *key*."""
+        value = raw.get(key, choices[0]) if member is None else raw[key][member]
         if value not in choices:
             named = [repr(c) for c in choices]
-            raise v.fail(f"must be {', '.join(named[:-1])} or {named[-1]}, not {value!r}", line_of(key),
-                         f"{where}.{key}", hint=_did_you_mean(str(value), choices) or hint)
+            line = line_of(key) if member is None else loc.gate_member(i, key, member)
+            raise v.fail(f"must be {', '.join(named[:-1])} or {named[-1]}, not {value!r}", line,
+                         f"{where}.{key}" + (f".{member}" if member else ""),
+                         hint=_did_you_mean(str(value), choices) or hint)
         return str(value)
 
     matrix = choice("linker-matrix", MATRIX_MODES, "replay: compile once, relink under each linker; "
@@ -532,6 +540,14 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
                            "warning; fail: it is a link failure")
     divergence = choice("divergence", DIVERGENCE, "warn: differences between the linkers' files are listed; "
                         "fail: they fail the gate; off: the files are not compared")
+    kinds: dict[str, str] = {}
+    for kind in raw.get("divergence-kinds", {}):
+        if kind not in DIVERGENCE_KINDS:
+            raise v.fail(f"unknown kind of divergence {kind!r}", loc.gate_member(i, "divergence-kinds", kind),
+                         f"{where}.divergence-kinds.{kind}",
+                         hint=_did_you_mean(kind, DIVERGENCE_KINDS) or "choose from: " + ", ".join(DIVERGENCE_KINDS))
+        kinds[kind] = choice("divergence-kinds", DIVERGENCE, "warn: listed; fail: fails the gate; off: not reported",
+                             member=kind)
     threshold = raw.get("divergence-threshold", 2)
     if not 0 <= threshold <= 100:
         raise v.fail(
@@ -580,6 +596,7 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
         why=raw.get("why"),
         archive_order=archive_order,
         divergence=divergence,
+        divergence_kinds=kinds,
         divergence_threshold=threshold,
         linker_matrix=matrix,
     )

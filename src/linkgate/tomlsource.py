@@ -114,6 +114,15 @@ class Locator:
             return start
         return self.key_line(start, self._section_end(start), key) or start
 
+    def gate_member(self, index: int, table: str, key: str) -> int | None:
+        """The line of *key* in gate *index*'s table *table*: in its ``[gate.TABLE]``
+        header's section when it has one, else the line of ``table = { ... }``."""
+        span = self._gate_span(index)
+        start = self._nth_header(f"gate.{table}", 0, after=span[0], before=span[1]) if span else None
+        if start is None:
+            return self.gate(index, table)
+        return self.key_line(start, self._section_end(start), key) or start
+
     def control(self, gate_index: int, index: int, key: str | None = None) -> int | None:
         span = self._gate_span(gate_index)
         if span is None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from linkgate.config import Gate
+from linkgate.config import DIVERGENCE_KINDS, Gate
 from linkgate.divergence import compare, lto
 from linkgate.gate.linkrecord import LinkRecord, read_ids
 from linkgate.gate.run import LINKED, GateResult
@@ -77,15 +77,25 @@ def _compare(legs: Sequence[GateResult], threshold: float) -> None:
             res.divergence += compare.differences(name, first.linker, va, res.linker, vb, threshold)
 
 
+def level_of(gate: Gate, kind: str) -> str:
+    """What a difference of *kind* does under *gate*: its divergence-kinds entry, else divergence."""
+    return gate.divergence_kinds.get(kind, gate.divergence)
+
+
 def judge(gate: Gate, legs: Sequence[GateResult]) -> None:
     """Add each leg's findings to it (collect now, report later)."""
     _lto(legs)
-    if gate.divergence == "off":
+    if all(level_of(gate, k) == "off" for k in DIVERGENCE_KINDS):
         return
     _compare(legs, gate.divergence_threshold / 100)
-    if gate.divergence == "fail":
-        for res in legs:
-            if res.divergence:
-                res.divergence = [replace(d, level="error") for d in res.divergence]
-                res.messages.append(f"its files differ from {legs[0].linker}'s and this gate sets "
-                                    'divergence = "fail", so the gate fails')
+    for res in legs:
+        if not res.divergence:
+            continue
+        kept = [d for d in res.divergence if level_of(gate, d.kind) != "off"]
+        res.divergence = [replace(d, level="error") if level_of(gate, d.kind) == "fail" else d for d in kept]
+        failing = sorted({d.kind for d in res.divergence if d.level == "error"})
+        if failing:
+            keys = dict.fromkeys(f'divergence-kinds.{k} = "fail"' if k in gate.divergence_kinds else
+                                 'divergence = "fail"' for k in failing)
+            res.messages.append(f"its files differ from {res.divergence[0].first}'s ({', '.join(failing)}) and "
+                                f"this gate sets {', '.join(keys)}, so the gate fails")

@@ -78,6 +78,24 @@ def test_divergence_fail_fails_the_gate_and_off_compares_nothing(tmp_path, capsy
     assert [d["kind"] for d in doc["results"][0]["diagnostics"]] == ["lto-skipped"]
 
 
+def test_a_kind_overrides_the_gates_divergence(tmp_path, capsys, monkeypatch):
+    root = _workspace(FIXTURES / "ltosys", tmp_path / "ws", "replay",
+                      'divergence = "fail"\ndivergence-kinds = { functions = "off" }\n')
+    monkeypatch.chdir(root)
+    code, doc = _run(capsys)
+    assert code == 0 and doc["status"] == "pass" and doc["results"][1]["divergence"] == []
+
+    # Only functions compared, and failing the gate; the message names the key.
+    toml = root / "linkgate.toml"
+    toml.write_text(toml.read_text().replace('divergence = "fail"', 'divergence = "off"')
+                    .replace('functions = "off"', 'functions = "fail"'))
+    code, doc = _run(capsys)
+    assert code == 1 and doc["status"] == "fail"
+    bfd = doc["results"][1]
+    assert [(d["kind"], d["level"]) for d in bfd["divergence"]] == [("functions", "error")]
+    assert any('(functions) and this gate sets divergence-kinds.functions = "fail"' in m for m in bfd["messages"])
+
+
 def test_without_flto_the_files_do_not_differ(tmp_path, capsys, monkeypatch):
     root = _workspace(FIXTURES / "ltosys", tmp_path / "ws", "replay")
     script = root / "ltosys" / "build.rs"
