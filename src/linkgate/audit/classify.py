@@ -33,7 +33,8 @@ from linkgate.workflows.triggers import Trigger, trigger_for
 _TARGET_DEPENDENT = {"build", "run", "zigbuild", "auditable build", "rustc"}
 _LINKING_TARGETS = ("--tests", "--benches", "--examples", "--all-targets", "--test ", "--bench ", "--example ", "--bins", "--bin ")
 
-TriggerCache = dict[tuple[str, str, int], Trigger]
+# (workflow, job, step, the caller chain's jobs): a reusable workflow's step runs on each caller's events.
+TriggerCache = dict[tuple[str, str, int, tuple[tuple[str, str], ...]], Trigger]
 
 
 def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) -> Classified | None:
@@ -46,10 +47,10 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
         if selected and not any(m.linkable for m in selected):
             exercise = COMPILED_ONLY
     # One trigger per step, however many matrix combinations and commands it has.
-    key = (inv.workflow.rel, inv.job.id, inv.step.index)
+    key = (inv.workflow.rel, inv.job.id, inv.step.index, tuple(c.key for c in inv.callers))
     cache = triggers if triggers is not None else {}
     if key not in cache:
-        cache[key] = trigger_for(repo, inv.workflow, inv.job, inv.step)
+        cache[key] = trigger_for(repo, inv.workflow, inv.job, inv.step, inv.callers)
     sets = feature_sets(repo, inv.cwd, call, _package_manifest(repo, call, selected))
     outside = _outside_checkout(repo, inv.cwd, call)
     if outside:

@@ -67,8 +67,12 @@ class Classified:
 
     @property
     def job_label(self) -> str:
-        stem = posixpath.splitext(posixpath.basename(self.inv.workflow.rel))[0]
-        return f"{stem}/{self.inv.job.id}"
+        """`ci/test`; a reusable workflow's job as GitHub shows it in its caller's run, caller
+        first: `pr/build-and-test / build` (each hop's job id)."""
+        callers = self.inv.callers
+        first = callers[0].workflow if callers else self.inv.workflow
+        stem = posixpath.splitext(posixpath.basename(first.rel))[0]
+        return f"{stem}/" + " / ".join([*(c.job.id for c in callers), self.inv.job.id])
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,16 @@ Data flows one way: ``linkgate.workflows`` (read, expand, find invocations)
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from linkgate.audit import findings, rank
 from linkgate.audit.classify import TriggerCache, classify
 from linkgate.audit.model import AuditResult
 from linkgate.workflows.gates import GateSource
-from linkgate.workflows.coverage import StepCoverage
-from linkgate.workflows.invocations import scan_workflow
-from linkgate.workflows.model import Workflow
+from linkgate.workflows.coverage import CoverageLog, StepCoverage
+from linkgate.workflows.invocations import Library, scan_workflow
+from linkgate.workflows.model import CallSite, Workflow
 from linkgate.workflows.read import read_workflows
 from linkgate.workflows.triggers import trigger_for
 
@@ -27,15 +28,24 @@ def run_audit(repo: Path) -> AuditResult:
     result.workflows = sorted([wf.rel for wf in workflows] + [u.rel for u in result.unreadable])
     triggers: TriggerCache = {}
     gates = GateSource(repo)
+    library = Library({wf.rel: wf for wf in workflows},
+                      {u.rel: u.message if u.refused else f"not valid: {u.message}" for u in result.unreadable})
+    # A reusable workflow's steps are reached through each of its callers: one entry each, merged.
+    log = CoverageLog()
+    chains: dict[tuple[str, str, int], dict[tuple[tuple[str, str], ...], tuple[CallSite, ...]]] = {}
     for wf in workflows:
-        scan = scan_workflow(repo, wf, gates=gates)
+        scan = scan_workflow(repo, wf, gates=gates, library=library)
         result.problems.extend(scan.problems)
         result.causes.update(scan.causes)
         for inv in scan.invocations:
             classified = classify(repo, inv, triggers)
             if classified is not None:
                 result.classified.append(classified)
-        _coverage(repo, wf, scan.coverage.steps.values(), triggers, result)
+        for item in scan.coverage.steps.values():
+            log.add(item)
+        for key, reached in scan.chains.items():
+            chains.setdefault(key, {}).update(reached)
+    _coverage(repo, library, log.steps.values(), chains, triggers, result)
     found = findings.rules(repo, result)
     filtered = [c for c in result.classified if c.links and c.trigger.filters]
     if filtered:
@@ -47,18 +57,32 @@ def run_audit(repo: Path) -> AuditResult:
     return result
 
 
-def _coverage(repo: Path, wf: Workflow, steps: Iterable[StepCoverage], triggers: TriggerCache,
-              result: AuditResult) -> None:
-    """Keep *wf*'s read coverage, and each gap that may hide cargo with whether a pull request runs it."""
-    jobs = {job.id: job for job in wf.jobs}
+def _coverage(repo: Path, library: Library, steps: Iterable[StepCoverage],
+              chains: dict[tuple[str, str, int], dict[tuple[tuple[str, str], ...], tuple[CallSite, ...]]],
+              triggers: TriggerCache, result: AuditResult) -> None:
+    """Keep the read coverage, and each gap that may hide cargo with whether a pull request runs
+    it (through any of the callers that reach it)."""
     for item in steps:
         result.coverage.append(item)
         if not any(g.cargo for g in item.gaps):
             continue
-        job = jobs[item.job]
-        key = (wf.rel, job.id, item.step)
-        if key not in triggers:
-            triggers[key] = trigger_for(repo, wf, job, job.steps[item.step])
+        wf = library.workflows[item.workflow]
+        job = next(j for j in wf.jobs if j.id == item.job)
+        step = job.steps[item.step] if item.kind != "workflow" else None
+        visible = False
+        for chain_key, callers in chains.get((item.workflow, item.job, item.step), {(): ()}).items():
+            own = wf if callers else _direct(wf, library)
+            key = (wf.rel, job.id, item.step if step else -1, chain_key)
+            if key not in triggers:
+                triggers[key] = trigger_for(repo, own, job, step, callers)
+            visible = visible or triggers[key].pr_visible
         for gap in item.gaps:
             if gap.cargo:
-                result.cargo_gaps.append((gap, triggers[key].pr_visible))
+                result.cargo_gaps.append((gap, visible))
+
+
+def _direct(wf: Workflow, library: Library) -> Workflow:
+    """*wf* as its own triggers run it: a reusable workflow a local job calls without `workflow_call`."""
+    if wf.rel in library.called and "workflow_call" in wf.on:
+        return replace(wf, on={k: v for k, v in wf.on.items() if k != "workflow_call"})
+    return wf

@@ -196,6 +196,11 @@ def invocation_json(c: Any) -> dict[str, Any]:
         "line": inv.line,
         "job": inv.job.id,
         "job_name": inv.job.name,
+        # A reusable workflow's job as GitHub shows it in its caller's run (`caller / called`),
+        # and the jobs that called it, outermost first.
+        "job_label": c.job_label,
+        "called_by": [{"workflow": s.workflow.rel, "job": s.job.id, "line": s.line,
+                       "matrix": dict(s.matrix) if s.matrix is not None else None} for s in inv.callers],
         "step": inv.step.label,
         "program": call.program,
         "toolchain": call.toolchain,
@@ -240,7 +245,7 @@ def _exercise_rows(report: Any) -> list[tuple[str, dict[str, list[str]]]]:
         stem = inv["workflow"].rsplit("/", 1)[-1].rsplit(".", 1)[0]
         for label in inv.get("feature_sets_by_package") or inv["feature_sets"]:
             jobs = rows.setdefault(label, {k: [] for k in EXERCISE_ORDER}).setdefault(inv["exercise"], [])
-            name = f"{stem}/{inv['job']}"
+            name = inv.get("job_label") or f"{stem}/{inv['job']}"
             if name not in jobs:
                 jobs.append(name)
     return sorted(rows.items())

@@ -191,6 +191,8 @@ def file_kind(rel: str) -> str:
         return "Dockerfile"
     if name in ("action.yml", "action.yaml"):
         return "action"
+    if rel.startswith(".github/workflows/") and name.endswith((".yml", ".yaml")):
+        return "reusable workflow"
     return "script" if "." in name or "/" in rel else "program"
 
 

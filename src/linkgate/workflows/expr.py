@@ -30,11 +30,13 @@ _RUNNER_OS = {"ubuntu": "Linux", "windows": "Windows", "macos": "macOS"}
 @dataclass(frozen=True)
 class ExprContext:
     """``matrix`` is None when the job's matrix itself cannot be evaluated;
-    ``runner_os`` is known only on GitHub-hosted runners."""
+    ``runner_os`` is known only on GitHub-hosted runners; ``inputs`` is None when the
+    workflow's inputs cannot be known (an ``ghexpr.OpenMap`` when only some can)."""
 
     matrix: Mapping[str, Any] | None = None
     env: Mapping[str, str] = field(default_factory=dict)
     runner_os: str | None = None
+    inputs: Mapping[str, Any] | None = None
 
     @functools.cached_property
     def _contexts(self) -> dict[str, Any]:
@@ -45,6 +47,9 @@ class ExprContext:
         }
         if self.matrix is not None:
             out["matrix"] = ghexpr.numbers(_booleans(self.matrix))
+        if self.inputs is not None:
+            known = ghexpr.numbers(dict(self.inputs))
+            out["inputs"] = ghexpr.OpenMap(known) if isinstance(self.inputs, ghexpr.OpenMap) else known
         return out
 
     def contexts(self) -> dict[str, Any]:
@@ -65,6 +70,9 @@ def _booleans(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {k: _booleans(v) for k, v in value.items()}
     return value
+
+
+booleans = _booleans
 
 
 def runner_os(labels: list[str]) -> str | None:

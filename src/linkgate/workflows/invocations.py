@@ -15,6 +15,7 @@ reaches cargo is no note.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Mapping
@@ -25,13 +26,13 @@ from typing import Any
 from linkgate.cargo import frontends
 from linkgate.cargo.cargoargs import installs_crate, parse as parse_cargo, subcommand_word
 from linkgate.cargo.subcommand import NOT_LINKING, known_name
-from linkgate.workflows import coverage, docker, frontcmd, joboutputs, matrix, pwsh
+from linkgate.workflows import coverage, docker, frontcmd, joboutputs, matrix, model, pwsh, reusable
 from linkgate.workflows.coverage import CoverageLog, Gap, StepCoverage
 from linkgate.workflows.gates import GateCommand, GateSource, RunLine, run_line
 from linkgate.workflows.expr import ExprContext, condition, placeholders, render, runner_os, substitute, \
     substitute_plain
 from linkgate.workflows.indirect import RepoHost
-from linkgate.workflows.model import Job, Step, Workflow
+from linkgate.workflows.model import CallSite, Job, Step, Workflow
 from linkgate.workflows.shell import Evaluator, Frame, ShellCommand, Val
 
 # GitHub-hosted runner images. Any other label can only be served by a
@@ -65,6 +66,9 @@ class Invocation:
     # Runs only if conditions linkgate cannot decide hold (listed, each with file:line).
     conditional: bool = False
     conditions: tuple[str, ...] = ()
+    # The jobs that called the reusable workflow this job belongs to, outermost first (none for
+    # a job its own workflow's triggers run).
+    callers: tuple[CallSite, ...] = ()
 
 
 @dataclass
@@ -80,6 +84,9 @@ class Scan:
     # The gaps of the step being scanned (workflows.coverage), whatever the notes' de-duplication.
     _gaps: list[Gap] = field(default_factory=list, repr=False)
     _not_followed: set[str] = field(default_factory=set, repr=False)
+    # (workflow, job, step) of each coverage entry -> the caller chains that ran it (by their keys).
+    chains: dict[tuple[str, str, int], dict[tuple[tuple[str, str], ...], tuple[CallSite, ...]]] = field(
+        default_factory=dict)
 
     def note(self, file: str, line: int, cause: str, message: str) -> None:
         if (file, cause) not in self._noted:
@@ -94,24 +101,67 @@ class Scan:
             self.note(gap.file, gap.line, cause or gap.what, message)
 
 
-def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None, gates: GateSource | None = None) -> Scan:
-    """*gates* reads the linkgate configuration for `linkgate run` lines; one per audit loads it once."""
+@dataclass(frozen=True)
+class Library:
+    """Every workflow file of the repository: those read (by path) and those refused or
+    invalid (path -> why), so a caller's `uses: ./.github/workflows/y.yml` finds y.yml."""
+
+    workflows: Mapping[str, Workflow] = field(default_factory=dict)
+    unread: Mapping[str, str] = field(default_factory=dict)
+
+    @functools.cached_property
+    def called(self) -> frozenset[str]:
+        """The workflow files some local job calls."""
+        found = {reusable.local_target(job.uses) for wf in self.workflows.values() for job in wf.jobs if job.uses}
+        return frozenset(rel for rel in found if rel)
+
+
+def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None, gates: GateSource | None = None,
+                  library: Library | None = None) -> Scan:
+    """*gates* reads the linkgate configuration for `linkgate run` lines; one per audit loads it once.
+    *library* holds the repository's other workflows, for the reusable ones *wf*'s jobs call.
+
+    A reusable workflow (`on: workflow_call`) that a local job calls is audited through each
+    caller; by its own triggers too when it has others (`on: [push, workflow_call]`), with the
+    inputs those give it (``reusable.direct_inputs``)."""
     scan = Scan()
     host = host or RepoHost(repo)
     gates = gates or GateSource(repo)
+    library = library or Library({wf.rel: wf})
+    inputs: Mapping[str, Any] | None = None
+    if model.call_inputs(wf) is not None:
+        if wf.rel in library.called:
+            own = {k: v for k, v in wf.on.items() if k != "workflow_call"}
+            if not own:
+                return scan
+            inputs = reusable.direct_inputs(wf)
+            wf = replace(wf, on=own)  # the callers' runs are theirs, audited through them
+        else:
+            # Called from another repository, or never: its inputs are unknown.
+            inputs = None
+    _scan_jobs(host, gates, wf, scan, library, inputs, (), (), (wf.rel,))
+    return scan
+
+
+def _scan_jobs(host: RepoHost, gates: GateSource, wf: Workflow, scan: Scan, library: Library,
+               inputs: Mapping[str, Any] | None, callers: tuple[CallSite, ...], outer: tuple[str, ...],
+               stack: tuple[str, ...]) -> None:
+    """Every job of *wf*, run with *inputs* by the chain of *callers* (outermost first) whose
+    undecided conditions are *outer*."""
     steps = [step for job in wf.jobs for step in job.steps]
+    saved = host.images
     host.images = docker.images_built((str(s.run) for s in steps if s.run is not None),
                                       (s.with_ for s in steps if (s.uses or "").lower().startswith(
                                           "docker/build-push-action")))
     for job in wf.jobs:
         # A job's `if:` is evaluated before its matrix exists (GitHub offers
         # only github, needs, vars and inputs there).
-        job_if = condition(job.if_, ExprContext())
+        job_if = condition(job.if_, ExprContext(inputs=inputs))
         if job_if is False:
             continue
-        conds = () if job_if else (f"{wf.rel}:{job.line} job if: {job.if_}",)
+        conds = outer + (() if job_if else (f"{wf.rel}:{job.line} job if: {job.if_}",))
         # `fromJSON(needs.x.outputs.y)` of a literal job x writes is that literal.
-        job_matrix = joboutputs.resolve(wf, job)
+        job_matrix = reusable.matrix(joboutputs.resolve(wf, job), ExprContext(inputs=inputs))
         combos = matrix.expand(job_matrix)
         size = matrix.product_size(job_matrix)
         if size > matrix.MAX_COMBINATIONS:
@@ -120,16 +170,73 @@ def scan_workflow(repo: Path, wf: Workflow, host: RepoHost | None = None, gates:
                       f"{matrix.MAX_COMBINATIONS} (GitHub fails the run); only the first "
                       f"{matrix.MAX_COMBINATIONS} were audited")
         for combo in combos if combos is not None else [None]:
-            _scan_job(host, gates, wf, job, combo, conds, scan)
-    return scan
+            if job.uses:
+                _call(host, gates, wf, job, combo, inputs, callers, conds, scan, library, stack)
+            else:
+                _scan_job(host, gates, wf, job, combo, conds, scan, inputs, callers)
+    host.images = saved
+
+
+def _call(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: Mapping[str, Any] | None,
+          inputs: Mapping[str, Any] | None, callers: tuple[CallSite, ...], conds: tuple[str, ...], scan: Scan,
+          library: Library, stack: tuple[str, ...]) -> None:
+    """A job that calls a reusable workflow: the called workflow's jobs, with this job's `with:`
+    evaluated under *combo*; what cannot be read is a gap of this job that may run cargo."""
+    assert job.uses is not None
+    uses = job.uses.strip()
+    line = job.key_lines.get("uses", job.line)
+    site = CallSite(wf, job, line, combo)
+    scan._gaps = []
+    target = reusable.local_target(uses)
+    gap: Gap | None = None
+    message = ""
+    callee = library.workflows.get(target) if target else None
+    if target is None:
+        why = ("a reusable workflow in another repository, which linkgate cannot read" if reusable.is_remote(uses)
+               else "a reusable workflow linkgate cannot locate")
+        gap = Gap(wf.rel, line, f"uses: {uses}", why, True)
+        message = f"job {job.id!r} calls `{uses}`, {why}; the cargo commands it runs are not audited"
+    elif target in library.unread:
+        why = f"a workflow linkgate did not read ({library.unread[target]})"
+        gap = Gap(wf.rel, line, f"uses: {uses}", why, True, (), target)
+        message = f"job {job.id!r} calls {target}, {why}; the cargo commands it runs are not audited"
+    elif callee is None or not reusable.is_workflow_path(target):
+        why = "no workflow file of the repository (GitHub reads them only in .github/workflows)"
+        gap = Gap(wf.rel, line, f"uses: {uses}", why, True)
+        message = f"job {job.id!r} calls {target}: {why}; GitHub fails the run"
+    elif target in stack:
+        why = f"a cycle of reusable workflows ({' -> '.join((*stack, target))}), which GitHub refuses"
+        gap = Gap(wf.rel, line, f"uses: {uses}", why, False)
+        message = f"job {job.id!r} calls {target}, {why}; not followed"
+    elif len(stack) >= reusable.MAX_LEVELS:
+        why = f"past GitHub's limit of {reusable.MAX_LEVELS} levels of reusable workflows"
+        gap = Gap(wf.rel, line, f"uses: {uses}", why, False)
+        message = f"job {job.id!r} calls {target}, {why} (GitHub fails the run); not followed"
+    elif model.call_inputs(callee) is None:
+        why = "a workflow without `on: workflow_call`, which GitHub refuses to call"
+        gap = Gap(wf.rel, line, f"uses: {uses}", why, False)
+        message = f"job {job.id!r} calls {target}, {why}; not followed"
+    if gap is not None:
+        scan.gap(gap, message, cause=f"uses: {uses}")
+    scan.coverage.add(StepCoverage(wf.rel, job.id, 0, line, f"uses: {uses}", "workflow",
+                                   coverage.status_of(scan._gaps, False), tuple(scan._gaps),
+                                   (target,) if gap is None and target else ()))
+    scan.chains.setdefault((wf.rel, job.id, 0), {}).setdefault(tuple(c.key for c in callers), callers)
+    if gap is not None or callee is None or target is None:
+        return
+    ctx = ExprContext(matrix=combo, inputs=inputs)
+    bound = reusable.bind(reusable.declared(callee), job.with_, ctx)
+    _scan_jobs(host, gates, callee, scan, library, bound, (*callers, site), conds, (*stack, target))
 
 
 def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: Mapping[str, Any] | None,
-              job_conds: tuple[str, ...], scan: Scan) -> None:
-    base = ExprContext(matrix=combo)
+              job_conds: tuple[str, ...], scan: Scan, inputs: Mapping[str, Any] | None = None,
+              callers: tuple[CallSite, ...] = ()) -> None:
+    base = ExprContext(matrix=combo, inputs=inputs)
     env = _env_layer({}, wf.env, base)
-    env = _env_layer(env, job.env, ExprContext(matrix=combo, env=env))
-    rendered = [substitute_plain(label, ExprContext(matrix=combo, env=env))[0] for label in job.runs_on]
+    env = _env_layer(env, job.env, ExprContext(matrix=combo, env=env, inputs=inputs))
+    rendered = [substitute_plain(label, ExprContext(matrix=combo, env=env, inputs=inputs))[0]
+                for label in job.runs_on]
     labels = [t for label in rendered for t in _split_labels(label)]
     self_hosted = any(t.lower() == "self-hosted" or not _HOSTED.match(t) for t in labels if "${{" not in t)
     os_name = None if self_hosted or any("${{" in t for t in labels) else runner_os(labels)
@@ -137,8 +244,8 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
     carried: dict[str, str] = {}  # what steps wrote to $GITHUB_ENV
     for step in job.steps:
         env = {**env, **carried}
-        step_env = _env_layer(env, step.env, ExprContext(matrix=combo, env=env, runner_os=os_name))
-        ctx = ExprContext(matrix=combo, env=step_env, runner_os=os_name)
+        step_env = _env_layer(env, step.env, ExprContext(matrix=combo, env=env, runner_os=os_name, inputs=inputs))
+        ctx = ExprContext(matrix=combo, env=step_env, runner_os=os_name, inputs=inputs)
         runs = condition(step.if_, ctx)
         if runs is False:
             continue
@@ -149,7 +256,7 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
         conds = job_conds + (() if runs else (f"{wf.rel}:{line_if} if: {step.if_}",))
         cwd = _clean_dir(substitute_plain(step.working_directory or job_dir, ctx)[0])
         common: dict[str, Any] = dict(workflow=wf, job=job, step=step, matrix=combo, runs_on=tuple(labels),
-                                      self_hosted=self_hosted)
+                                      self_hosted=self_hosted, callers=callers)
         understood = True
         if step.run is not None:
             # GitHub's default is pwsh on Windows runners and bash elsewhere.
@@ -166,6 +273,7 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
             wf.rel, job.id, step.index, step.line, _step_label(step), "run" if step.run is not None else "action",
             coverage.status_of(scan._gaps, understood), tuple(scan._gaps),
             tuple(dict.fromkeys(t for t in host.touched if t not in scan._not_followed))))
+        scan.chains.setdefault((wf.rel, job.id, step.index), {}).setdefault(tuple(c.key for c in callers), callers)
 
 
 def _step_label(step: Step) -> str:

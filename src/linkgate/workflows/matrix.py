@@ -51,7 +51,7 @@ def expand(matrix: Any) -> list[dict[str, Any]] | None:
             continue
         fitted = False
         for combo, original in zip(combos, originals):
-            if all(k not in original or original[k] == v for k, v in entry.items()):
+            if all(k not in original or _same(original[k], v) for k, v in entry.items()):
                 combo.update(entry)
                 fitted = True
         if not fitted:
@@ -81,4 +81,20 @@ def _subset(pattern: Any, value: Any) -> bool:
     """An exclude value that is a mapping matches on the keys it names."""
     if isinstance(pattern, Mapping) and isinstance(value, Mapping):
         return all(k in value and _subset(v, value[k]) for k, v in pattern.items())
-    return bool(pattern == value)
+    return _same(pattern, value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as GitHub compares matrix values: an axis from `fromJSON('[true, false]')` holds
+    booleans, an include entry's plain `true` is the same value."""
+    return bool(_scalar(a) == _scalar(b))
+
+
+def _scalar(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (int, float)):
+        return str(value)
+    return value

@@ -51,6 +51,11 @@ class Job:
     outputs: Mapping[str, Any]
     steps: tuple[Step, ...]
     shell: str | None = None  # defaults.run.shell
+    # A job that calls a reusable workflow (`uses: ./.github/workflows/x.yml` or
+    # `owner/repo/.github/workflows/x.yml@ref`) with its `with:` inputs; it has no steps.
+    uses: str | None = None
+    with_: Mapping[str, Any] = field(default_factory=dict)
+    key_lines: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def self_hosted(self) -> bool:
@@ -142,7 +147,33 @@ def _job(jid: str, raw: YMap, line: int) -> Job:
         outputs=_map(raw.get("outputs")),
         steps=steps,
         shell=_default_shell(raw),
+        uses=_str(raw.get("uses")),
+        with_=_map(raw.get("with")),
+        key_lines=raw.key_lines,
     )
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A job that calls a reusable workflow, under one of its matrix combinations."""
+
+    workflow: Workflow
+    job: Job
+    line: int
+    matrix: Mapping[str, Any] | None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.workflow.rel, self.job.id)
+
+
+def call_inputs(wf: Workflow) -> Mapping[str, Any] | None:
+    """``on.workflow_call.inputs`` (name -> declaration), or None when *wf* is not reusable."""
+    if "workflow_call" not in wf.on:
+        return None
+    cfg = wf.on.get("workflow_call")
+    inputs = cfg.get("inputs") if isinstance(cfg, dict) else None
+    return inputs if isinstance(inputs, dict) else {}
 
 
 def _runs_on(value: Any) -> tuple[tuple[str, ...], bool]:

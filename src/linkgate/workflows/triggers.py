@@ -29,10 +29,11 @@ from typing import Any
 from linkgate import repofs
 from linkgate.trigger.pathfilter import PathFilter, Rule, matches
 from linkgate.workflows import ghexpr
-from linkgate.workflows.model import Job, Step, Workflow
+from linkgate.workflows.model import CallSite, Job, Step, Workflow
 
 # Events after which someone looks at the result before (or right after) merging.
-# workflow_call is counted too: the caller's trigger is not visible from here.
+# workflow_call is counted too: a reusable workflow no local job calls may be called on any event
+# (one a local job calls takes its caller's events: trigger_for).
 PR_VISIBLE = {"pull_request", "pull_request_target", "merge_group", "push", "workflow_call"}
 _EVENT_EQ = re.compile(r"github\.event_name\s*(==|!=)\s*'([\w-]+)'")
 # `outputs.name`, or index syntax `outputs['my.gate']` for a name that is no identifier.
@@ -144,26 +145,32 @@ def _strip_expr(condition: str) -> str:
     return text[3:-2].strip() if text.startswith("${{") and text.endswith("}}") else text
 
 
-def trigger_for(repo: Path, wf: Workflow, job: Job, step: Step) -> Trigger:
-    events = _events(repo, wf)
-    conditions = [c for c in (job.if_, step.if_) if c]
+def trigger_for(repo: Path, wf: Workflow, job: Job, step: Step | None, callers: tuple[CallSite, ...] = ()) -> Trigger:
+    """When *step* of *job* runs (*step* None: the job itself, a call of a reusable workflow).
+    A reusable workflow run by *callers* (outermost first) has their events: the outermost
+    workflow's `on:` and paths, narrowed by every caller job's `if:` and its own."""
+    top = callers[0].workflow if callers else wf
+    events = _events(repo, top)
+    jobs = [(c.workflow, c.job) for c in callers] + [(wf, job)]
+    conditions = [c for c in (*(j.if_ for _, j in jobs), step.if_ if step else None) if c]
     for condition in conditions:
         events = _narrow(events, condition)
     found: list[PathsFilter] = []
     filter_conditions: list[str] = []
-    if step.if_:
+    if step is not None and step.if_:
         step_filters = _step_filters(repo, wf, job, step.if_)
         found += step_filters
         filter_conditions += [step.if_] if step_filters else []
-    if job.if_:
-        job_filters = _needs_filters(repo, wf, job.if_)
-        found += job_filters
-        filter_conditions += [job.if_] if job_filters else []
+    for owner, each in reversed(jobs):
+        if each.if_:
+            job_filters = _needs_filters(repo, owner, each.if_)
+            found += job_filters
+            filter_conditions += [each.if_] if job_filters else []
     native: list[str] = []
-    for cfg in wf.on.values():
+    for cfg in top.on.values():
         if isinstance(cfg, dict) and isinstance(cfg.get("paths"), list):
             native.extend(str(p) for p in cfg["paths"])
-    on_filters = _on_filters(wf)
+    on_filters = _on_filters(top)
     filters = tuple(found) + on_filters
     # The job's own filter names it best; the trigger's paths only when it has none.
     first = (found or list(on_filters))[0] if found or on_filters else None
