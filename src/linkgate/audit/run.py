@@ -29,7 +29,10 @@ def run_audit(repo: Path) -> AuditResult:
     triggers: TriggerCache = {}
     gates = GateSource(repo)
     library = Library({wf.rel: wf for wf in workflows},
-                      {u.rel: u.message if u.refused else f"not valid: {u.message}" for u in result.unreadable})
+                      # Refused (outside the repository, not a regular file): what it runs is unknown.
+                      # Invalid or too large: GitHub refuses it too, so it runs nothing.
+                      {u.rel: (u.message if u.refused else f"not valid: {u.message}", u.refused)
+                       for u in result.unreadable})
     # A reusable workflow's steps are reached through each of its callers: one entry each, merged.
     log = CoverageLog()
     chains: dict[tuple[str, str, int], dict[tuple[tuple[str, str], ...], tuple[CallSite, ...]]] = {}

@@ -84,6 +84,7 @@ class Scan:
     # The gaps of the step being scanned (workflows.coverage), whatever the notes' de-duplication.
     _gaps: list[Gap] = field(default_factory=list, repr=False)
     _not_followed: set[str] = field(default_factory=set, repr=False)
+    _called_runs: int = field(default=0, repr=False)
     # (workflow, job, step) of each coverage entry -> the caller chains that ran it (by their keys).
     chains: dict[tuple[str, str, int], dict[tuple[tuple[str, str], ...], tuple[CallSite, ...]]] = field(
         default_factory=dict)
@@ -107,7 +108,8 @@ class Library:
     invalid (path -> why), so a caller's `uses: ./.github/workflows/y.yml` finds y.yml."""
 
     workflows: Mapping[str, Workflow] = field(default_factory=dict)
-    unread: Mapping[str, str] = field(default_factory=dict)
+    # path -> (why not read, whether what it runs is unknown rather than refused by GitHub too)
+    unread: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
 
     @functools.cached_property
     def called(self) -> frozenset[str]:
@@ -197,12 +199,13 @@ def _call(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: Mapp
         gap = Gap(wf.rel, line, f"uses: {uses}", why, True)
         message = f"job {job.id!r} calls `{uses}`, {why}; the cargo commands it runs are not audited"
     elif target in library.unread:
-        why = f"a workflow linkgate did not read ({library.unread[target]})"
-        gap = Gap(wf.rel, line, f"uses: {uses}", why, True, (), target)
+        reason, unknown = library.unread[target]
+        why = f"a workflow linkgate did not read ({reason})"
+        gap = Gap(wf.rel, line, f"uses: {uses}", why, unknown, (), target)
         message = f"job {job.id!r} calls {target}, {why}; the cargo commands it runs are not audited"
     elif callee is None or not reusable.is_workflow_path(target):
         why = "no workflow file of the repository (GitHub reads them only in .github/workflows)"
-        gap = Gap(wf.rel, line, f"uses: {uses}", why, True)
+        gap = Gap(wf.rel, line, f"uses: {uses}", why, False)
         message = f"job {job.id!r} calls {target}: {why}; GitHub fails the run"
     elif target in stack:
         why = f"a cycle of reusable workflows ({' -> '.join((*stack, target))}), which GitHub refuses"
@@ -223,6 +226,11 @@ def _call(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: Mapp
                                    (target,) if gap is None and target else ()))
     scan.chains.setdefault((wf.rel, job.id, 0), {}).setdefault(tuple(c.key for c in callers), callers)
     if gap is not None or callee is None or target is None:
+        return
+    scan._called_runs += 1
+    if scan._called_runs > reusable.MAX_CALLED_RUNS:
+        scan.note(stack[0], callers[0].line if callers else line, "called runs", f"the reusable workflows called from {stack[0]} make more than "
+                  f"{reusable.MAX_CALLED_RUNS:,} called runs (caller matrices multiply); the rest were not audited")
         return
     ctx = ExprContext(matrix=combo, inputs=inputs)
     bound = reusable.bind(reusable.declared(callee), job.with_, ctx)

@@ -52,7 +52,7 @@ def expand(matrix: Any) -> list[dict[str, Any]] | None:
         fitted = False
         for combo, original in zip(combos, originals):
             if all(k not in original or _same(original[k], v) for k, v in entry.items()):
-                combo.update(entry)
+                combo.update({k: v for k, v in entry.items() if k not in original})
                 fitted = True
         if not fitted:
             added.append(dict(entry))

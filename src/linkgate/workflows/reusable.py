@@ -30,6 +30,10 @@ from linkgate.workflows.read import WORKFLOW_DIR
 # of ten levels of workflows - the top-level caller workflow and up to nine levels of reusable
 # workflows" (four on GitHub Enterprise Server); a deeper call fails the run.
 MAX_LEVELS = 10
+# Each caller combination runs the called workflow once, and calls nest: a chain of matrices
+# multiplies. GitHub refuses a matrix past 256 jobs; past this many called runs per audited
+# workflow the rest is not followed (an `unresolved` note), so the work stays bounded.
+MAX_CALLED_RUNS = 1024
 _WHOLE = re.compile(r"^\s*\$\{\{(.*)\}\}\s*$", re.S)
 _REMOTE = re.compile(r"^[\w.-]+/[\w.-]+/\.github/workflows/[^@]+@\S+$")
 

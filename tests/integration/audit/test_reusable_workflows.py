@@ -203,3 +203,44 @@ def test_a_reusable_workflow_also_run_by_hand_is_audited_with_its_dispatch_defau
         ("t/t", {"f": "simd"}, ["workflow_dispatch"]),
         ("t/t", {"f": "fast"}, ["workflow_dispatch"]),
     ]
+
+
+def test_caller_matrices_that_multiply_through_nested_calls_stay_bounded(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    axis = "[" + ", ".join(str(n) for n in range(16)) + "]"
+    files = {**_CRATE, ".github/workflows/ci.yml": "on: pull_request\njobs:\n  go:\n    strategy:\n      matrix:\n"
+                                                   f"        a: {axis}\n        b: {axis}\n"
+                                                   "    uses: ./.github/workflows/w1.yml\n"}
+    for n in (1, 2):
+        files[f".github/workflows/w{n}.yml"] = ("on: workflow_call\njobs:\n  go:\n    strategy:\n      matrix:\n"
+                                                f"        a: {axis}\n        b: {axis}\n"
+                                                f"    uses: ./.github/workflows/w{n + 1}.yml\n")
+    files[".github/workflows/w3.yml"] = ("on: workflow_call\njobs:\n  t:\n    runs-on: ubuntu-latest\n"
+                                         "    steps:\n      - run: cargo test\n")
+    _write(repo, files)
+    doc = audit_dir(repo, tmp_path)  # 256 x 256 x 256 called runs if nothing stopped it
+    assert len(doc["invocations"]) < 1024
+    notes = [f["message"] for f in doc["findings"] if f["rule"] == "unresolved"]
+    assert notes == ["the reusable workflows called from .github/workflows/ci.yml make more than 1,024 called runs "
+                     "(caller matrices multiply); the rest were not audited"]
+
+
+def test_a_call_of_a_missing_or_invalid_workflow_is_named_and_contradicts_nothing(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    _write(repo, {**_CRATE,
+                  ".github/workflows/ci.yml": "on: pull_request\njobs:\n  lint:\n    runs-on: ubuntu-latest\n"
+                                              "    timeout-minutes: 9\n    steps:\n"
+                                              "      - run: cargo clippy --features fast\n"
+                                              "  gone:\n    uses: ./.github/workflows/gone.yml\n"
+                                              "  broken:\n    uses: ./.github/workflows/broken.yml\n",
+                  ".github/workflows/broken.yml": "on: workflow_call\njobs: [\n"})
+    doc = audit_dir(repo, tmp_path)
+    # GitHub fails both runs: nothing they hold can link, so the absence stays a fact.
+    never = next(f for f in doc["findings"] if f["rule"] == "never-linked")
+    assert (never["level"], never["unless"]) == ("error", [])
+    jobs = {job["job"]: job["steps"] for wf in doc["coverage"]["workflows"] for job in wf["jobs"]}
+    assert [(s["status"], [g["why"] for g in s["gaps"]]) for s in jobs["gone"] + jobs["broken"]] == [
+        ("unread", ["no workflow file of the repository (GitHub reads them only in .github/workflows)"]),
+        ("unread", ["a workflow linkgate did not read (not valid: "
+                    + jobs["broken"][0]["gaps"][0]["why"].split("(not valid: ", 1)[1]]),
+    ]
