@@ -4,10 +4,11 @@ off (divergence = "off"), alternated in one run so both see the same machine.
 
 Each run starts from an empty target directory (cold: every crate compiled
 under the first linker, relinked under the other four, linker-matrix =
-"replay"), the order alternating pair by pair. Prints both medians, the difference and its share of the run (the
-issue's goal: at most 5 %), and the comparison alone, in process, over the
-files the last run linked (pyelftools reads and compare.differences), which a
-cold run's noise can hide. lto-skipped runs in both (it needs no second linker).
+"replay"), the order alternating pair by pair. Prints both medians, the
+difference and its share of the run (the goal: at most 5 %), and the comparison
+alone, timed in a fresh interpreter over the files the last run linked
+(elf.read_linked and compare.differences), which a cold run's noise on a
+shared machine can hide. lto-skipped runs in both (it needs no second linker).
 
 Usage: python bench/divergence_cost.py [PAIRS]
 """
@@ -17,14 +18,11 @@ from __future__ import annotations
 import json
 import shutil
 import statistics
+import subprocess
 import sys
-import time
 from pathlib import Path
 
 from common import LINKGATE, median, timed, workspace
-
-from linkgate.divergence.compare import differences
-from linkgate.objects.elf import read_linked
 
 FIVE = '["default", "bfd", "gold", "mold", "lld"]'
 
@@ -34,21 +32,40 @@ def cold_run(ws: Path, out: Path) -> float:
     return timed([*LINKGATE, "run", "-q", "--no-history", "--format", "json", "-o", str(out)], ws)
 
 
-def compare_alone(doc: dict, rounds: int = 5) -> tuple[float, int]:
-    """Median seconds to read every linked file and compare each leg's with the first's."""
-    legs = [r for r in doc["results"] if r["verdict"] == "linked"]
-    times, found = [], 0
+# The comparison as a run adds it, in a fresh interpreter: what both runs import
+# (divergence.judge, which lto-skipped needs with divergence = "off" too) before
+# the clock starts; every linked file read once, each leg's compared with the
+# first's. Prints the seconds, the differences found, and whether pyelftools
+# was imported.
+_ALONE = r"""
+import json, sys, time
+import linkgate.divergence.judge
+t0 = time.perf_counter()
+from linkgate.divergence.compare import differences
+from linkgate.objects.elf import read_linked
+legs = [r for r in json.loads(sys.argv[1]) if r["verdict"] == "linked"]
+views = [{(a["target"], a["kind"]): read_linked(a["path"]) for a in r["linked"]} for r in legs]
+found = 0
+for r, view in zip(legs[1:], views[1:]):
+    for key, vb in view.items():
+        va = views[0].get(key)
+        if va is not None and vb is not None:
+            found += len(differences(key[0], legs[0]["linker"], va, r["linker"], vb))
+print(time.perf_counter() - t0, found, "elftools" in sys.modules)
+"""
+
+
+def compare_alone(doc: dict, rounds: int = 7) -> tuple[float, int, bool]:
+    """Median seconds of the comparison in a fresh interpreter, differences found,
+    whether pyelftools was imported."""
+    legs = json.dumps(doc["results"])
+    times, found, elftools = [], 0, False
     for _ in range(rounds):
-        t0 = time.perf_counter()
-        views = [{(a["target"], a["kind"]): read_linked(a["path"]) for a in r["linked"]} for r in legs]
-        found = 0
-        for r, view in zip(legs[1:], views[1:]):
-            for key, vb in view.items():
-                va = views[0].get(key)
-                if va is not None and vb is not None:
-                    found += len(differences(key[0], legs[0]["linker"], va, r["linker"], vb))
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), found
+        out = subprocess.run([sys.executable, "-c", _ALONE, legs], capture_output=True, text=True, check=True)
+        seconds, n, imported = out.stdout.split()
+        times.append(float(seconds))
+        found, elftools = int(n), imported == "True"
+    return statistics.median(times), found, elftools
 
 
 def main() -> None:
@@ -62,7 +79,7 @@ def main() -> None:
             times.append(cold_run(ws, ws.parent / f"{name}.json"))
     doc = json.loads((on.parent / "on.json").read_text())
     files = sum(len(r["linked"]) for r in doc["results"])
-    alone, found = compare_alone(doc)
+    alone, found, elftools = compare_alone(doc)
     m_on, m_off = median(t_on), median(t_off)
     share = (m_on - m_off) / m_off * 100
     print(f"cold five-linker run of the demo, linker-matrix = replay ({pairs} pairs, medians)")
@@ -70,8 +87,9 @@ def main() -> None:
     print(f"  divergence = \"warn\"  {m_on:7.2f} s   runs: {', '.join(f'{t:.2f}' for t in t_on)}")
     print(f"  difference          {m_on - m_off:+7.2f} s   ({share:+.1f} % of the run; goal <= 5 %: "
           f"{'met' if share <= 5 else 'NOT met'})")
-    print(f"  the comparison alone: {alone * 1000:.0f} ms for {files} files "
-          f"({alone / m_off * 100:.1f} % of the run), {found} differences found")
+    print(f"  the comparison alone, in a fresh interpreter: {alone * 1000:.0f} ms for {files} files "
+          f"({alone / m_off * 100:.1f} % of the run), {found} differences found, "
+          f"pyelftools {'imported' if elftools else 'not imported'}")
     for ws in (on, off):
         shutil.rmtree(ws.parent, ignore_errors=True)
 

@@ -4,7 +4,8 @@ code it holds, how large its sections are.
 What differs between linkers by nature is left out, each for a measured reason
 (the demo, ccsys and ordersys linked under all five linkers, both matrix modes):
 - symbol versions: GNU ld writes ``statx@GLIBC_2.28`` into ``.symtab`` where lld
-  writes ``statx``; names are compared without the ``@`` suffix;
+  writes ``statx``; names are compared without the ``@`` suffix (elf.read_linked
+  reads them so, once per file, not once per comparison);
 - undefined dynamic symbols present in one file and absent from the other:
   rust-lld and GNU ld keep a ``.dynsym`` entry only for references from code
   that survives ``--gc-sections``, gold and mold for every reference (the demo's
@@ -33,7 +34,6 @@ they carry the linker's own name and version.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from linkgate.objects.elf import SIZED_SECTIONS, LinkedView
@@ -63,10 +63,6 @@ class Difference:
                 "counts": list(self.counts), "level": self.level}
 
 
-def _plain(names: Iterable[str]) -> frozenset[str]:
-    return frozenset(n.split("@", 1)[0] for n in names)
-
-
 def _own(names: frozenset[str]) -> frozenset[str]:
     return frozenset(n for n in names if not n.startswith("__") and "$plt" not in n)
 
@@ -88,18 +84,18 @@ def differences(target: str, first: str, a: LinkedView, linker: str, b: LinkedVi
     """How *b* (under *linker*) differs from *a* (under *first*); empty when alike."""
     ctx = (target, first, linker)
     out = _sets("needed", "NEEDED", frozenset(a.needed), frozenset(b.needed), ctx)
-    da, db = _plain(a.defined), _plain(b.defined)
+    da, db = a.defined, b.defined
     # Resolved differently: left to the loader in one file, defined inside the other.
-    ua, ub = _own(_plain(a.dynamic_undefined)), _own(_plain(b.dynamic_undefined))
+    ua, ub = _own(a.dynamic_undefined), _own(b.dynamic_undefined)
     out += _sets("dynamic-undefined", "symbols left to the loader in one file, defined inside the other",
                  frozenset(ua & db), frozenset(ub & da), ctx)
     # A weak reference resolved in one file and null in the other: weak-undefined
     # on one side, defined on the other.
-    wa, wb = _own(_plain(a.weak_undefined)), _own(_plain(b.weak_undefined))
+    wa, wb = _own(a.weak_undefined), _own(b.weak_undefined)
     out += _sets("weak-undefined", "weak symbols resolved in one file only (null in the other)",
                  frozenset(wb & da), frozenset(wa & db), ctx)
     if a.functions is not None and b.functions is not None:
-        out += _sets("functions", "defined functions", _own(_plain(a.functions)), _own(_plain(b.functions)), ctx)
+        out += _sets("functions", "defined functions", _own(a.functions), _own(b.functions), ctx)
     for name in SIZED_SECTIONS:
         if name == ".rodata" and (first in LLD_FAMILY) != (linker in LLD_FAMILY):
             continue

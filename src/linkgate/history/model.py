@@ -39,3 +39,6 @@ class RunRecord:
     # Recipes whose branch's directives the run printed but another branch prints too, with no
     # recorded value to decide (coverage/printed.py): not active, and never "covered" by this row.
     indistinct: tuple[str, ...] = ()
+    # How this leg's linked files differed from the first linker's (the run result's
+    # `divergence` entries, docs/json.md); empty when alike, not compared, or older rows.
+    divergence: tuple[dict[str, object], ...] = field(default=())

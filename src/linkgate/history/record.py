@@ -33,6 +33,7 @@ def from_result(r: GateResult, context: RunContext | None = None) -> RunRecord:
         compile_s=r.compile_s, link_s=r.link_s, units_rebuilt=r.units_compiled, units_fresh=r.units_fresh,
         cold=r.cold, forced_relink=r.forced_relink, recipes=r.recipes, indistinct=r.recipes_indistinct,
         directives_digest=r.directives_digest, links=tuple(r.links),
+        divergence=tuple(d.to_dict() for d in r.divergence or ()),
     )
 
 
@@ -74,7 +75,7 @@ _REQUIRED: dict[str, type | tuple[type, ...]] = {
 _OPTIONAL: dict[str, type | tuple[type, ...]] = {
     "runner": str, "host": str, "commit": str, "branch": str, "cold": bool, "forced_relink": bool, "dirty": bool,
     "link_s": (int, float), "compile_s": (int, float), "units_compiled": int, "units_fresh": int,
-    "directives_digest": str, "recipes": list, "recipes_indistinct": list, "links": list,
+    "directives_digest": str, "recipes": list, "recipes_indistinct": list, "links": list, "divergence": list,
 }
 
 
@@ -123,6 +124,9 @@ def _from_item(item: Any, where: str) -> RunRecord:
     links = item.get("links") or []
     if not all(isinstance(x, dict) for x in links):
         raise DocumentError(f"{where}.links: not a list of objects")
+    divergence = item.get("divergence") or []
+    if not all(isinstance(x, dict) for x in divergence):
+        raise DocumentError(f"{where}.divergence: not a list of objects")
     return RunRecord(
         run_id=item["run_id"], kind="run", gate=item["gate"], linker=item["linker"], verdict=item["verdict"],
         started_at=item["started_at"], wall_s=float(item["duration_s"]),
@@ -132,7 +136,7 @@ def _from_item(item: Any, where: str) -> RunRecord:
         units_rebuilt=item.get("units_compiled"), units_fresh=item.get("units_fresh"),
         cold=item.get("cold"), forced_relink=item.get("forced_relink"), recipes=tuple(recipes),
         indistinct=tuple(indistinct),
-        directives_digest=item.get("directives_digest"), links=tuple(links),
+        directives_digest=item.get("directives_digest"), links=tuple(links), divergence=tuple(divergence),
     )
 
 

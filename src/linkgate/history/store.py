@@ -70,13 +70,18 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         "indistinct column: recipes a run printed the directives of but could not tell apart",
         "ALTER TABLE runs ADD COLUMN indistinct TEXT",
     ),
+    (
+        # Rows written before it stay NULL: no divergence was recorded then.
+        "divergence column: how a leg's linked files differed from the first linker's",
+        "ALTER TABLE runs ADD COLUMN divergence TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
 _COLUMNS = (
     "run_id", "kind", "gate", "linker", "verdict", "started_at", "wall_s", "commit_sha", "branch",
     "runner", "host", "compile_s", "link_s", "units_rebuilt", "units_fresh", "cold", "forced_relink",
-    "recipes", "directives_digest", "control", "links", "dirty", "indistinct",
+    "recipes", "directives_digest", "control", "links", "dirty", "indistinct", "divergence",
 )
 
 
@@ -454,6 +459,7 @@ def _row(r: RunRecord) -> tuple[Any, ...]:
         r.runner, r.host, r.compile_s, r.link_s, r.units_rebuilt, r.units_fresh, _bool(r.cold),
         _bool(r.forced_relink), json.dumps(list(r.recipes)), r.directives_digest, r.control,
         json.dumps(list(r.links)), _bool(r.dirty), json.dumps(list(r.indistinct)) if r.indistinct else None,
+        json.dumps(list(r.divergence)) if r.divergence else None,
     )
 
 
@@ -492,21 +498,24 @@ def _sample(row: tuple[Any, ...]) -> CostSample:
 
 def _record(row: tuple[Any, ...]) -> RunRecord:
     (run_id, kind, gate, linker, verdict, started_at, wall_s, commit, branch, runner, host, compile_s,
-     link_s, rebuilt, fresh, cold, forced, recipes, digest, control, links, dirty, indistinct) = row
+     link_s, rebuilt, fresh, cold, forced, recipes, digest, control, links, dirty, indistinct, divergence) = row
     if not (all(isinstance(v, str) for v in (run_id, kind, gate, linker, verdict, started_at))
             and _is_num(wall_s, False) and _is_num(compile_s) and _is_num(link_s)
             and all(_is_str(v) for v in (commit, branch, runner, host, digest, control))
             and all(v is None or (isinstance(v, int) and not isinstance(v, bool))
                     for v in (rebuilt, fresh, cold, forced, dirty))
-            and isinstance(recipes, str) and isinstance(links, str) and _is_str(indistinct)):
+            and isinstance(recipes, str) and isinstance(links, str) and _is_str(indistinct)
+            and _is_str(divergence)):
         raise ValueError(f"run {run_id!r} has a value of the wrong type, or a time that is negative, "
                          f"not finite or over {MAX_SECONDS:,} s")
     recipes_list, links_list = json.loads(recipes), json.loads(links)
     indistinct_list = json.loads(indistinct) if indistinct is not None else []
+    divergence_list = json.loads(divergence) if divergence is not None else []
     if not (isinstance(recipes_list, list) and all(isinstance(x, str) for x in recipes_list)
             and isinstance(indistinct_list, list) and all(isinstance(x, str) for x in indistinct_list)
-            and isinstance(links_list, list) and all(isinstance(x, dict) for x in links_list)):
-        raise ValueError(f"run {run_id!r} has recipes or links that are not lists")
+            and isinstance(links_list, list) and all(isinstance(x, dict) for x in links_list)
+            and isinstance(divergence_list, list) and all(isinstance(x, dict) for x in divergence_list)):
+        raise ValueError(f"run {run_id!r} has recipes, links or divergence that are not lists")
     return RunRecord(
         run_id=run_id, kind=kind, gate=gate, linker=linker, verdict=verdict, started_at=started_at,
         wall_s=wall_s, commit=commit, branch=branch, runner=runner, host=host, compile_s=compile_s,
@@ -514,5 +523,5 @@ def _record(row: tuple[Any, ...]) -> RunRecord:
         cold=None if cold is None else bool(cold), forced_relink=None if forced is None else bool(forced),
         recipes=tuple(recipes_list), directives_digest=digest, control=control,
         dirty=None if dirty is None else bool(dirty), indistinct=tuple(indistinct_list),
-        links=tuple(links_list),
+        links=tuple(links_list), divergence=tuple(divergence_list),
     )

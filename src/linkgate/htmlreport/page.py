@@ -75,6 +75,9 @@ def render(records: Sequence[RunRecord], cov: Coverage, matrix: mx.Matrix, *, ti
         '<section id="verdicts"><h2>Latest verdicts</h2>',
         _verdicts(data.latest_verdicts(records)),
         "</section>",
+        '<section id="divergence"><h2>Where the linkers\' files differ</h2>',
+        _divergence(data.latest_verdicts(records)),
+        "</section>",
         '<section id="controls"><h2>Negative controls</h2>',
         _controls(data.latest_controls(records)),
         "</section>",
@@ -143,6 +146,29 @@ def _verdicts(records: Sequence[RunRecord]) -> str:
     ]
     return ('<table id="verdicts-table"><thead><tr><th>gate</th><th>linker</th><th>runner</th><th>verdict</th>'
             f"<th>started</th><th>commit</th><th>wall</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+def _divergence(records: Sequence[RunRecord]) -> str:
+    """One block per (gate, linker, target) whose latest linked files differed from the
+    first linker's: each difference's kind and what differs (docs/json.md)."""
+    blocks: dict[tuple[str, str, str, str], list[str]] = {}
+    for r in records:
+        for d in r.divergence:
+            linkers = d.get("linkers")
+            first = str(linkers[0]) if isinstance(linkers, list) and linkers else "the first linker"
+            key = (r.gate, r.linker, str(d.get("target", "")), first)
+            level = "bad" if d.get("level") == "error" else "warn"
+            blocks.setdefault(key, []).append(
+                f'<li class="{level}" data-kind="{escape(str(d.get("kind", "")))}"><code>'
+                f'{escape(str(d.get("kind", "")))}</code> {escape(str(d.get("detail", "")))}</li>')
+    if not blocks:
+        return ('<p class="empty">No difference between the linkers\' files in the latest runs (compared when a '
+                "gate links under two linkers or more).</p>")
+    return "".join(
+        f'<div class="divergence" data-gate="{escape(gate)}" data-linker="{escape(linker)}" '
+        f'data-target="{escape(target)}"><h3>{escape(gate)}: {escape(target)} under {escape(linker)} differs from '
+        f"{escape(first)}</h3><ul>{''.join(items)}</ul></div>"
+        for (gate, linker, target, first), items in blocks.items())
 
 
 def _controls(records: Sequence[RunRecord]) -> str:

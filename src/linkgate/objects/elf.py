@@ -76,7 +76,9 @@ def lto_members(path: Path) -> tuple[str, ...] | None:
 
 @dataclass(frozen=True)
 class LinkedView:
-    """What one linked file asks of the loader and what code it holds."""
+    """What one linked file asks of the loader and what code it holds. Symbol names
+    are without their version (GNU ld writes ``statx@GLIBC_2.28`` into ``.symtab``
+    where lld writes ``statx``: one name to every linker)."""
 
     needed: tuple[str, ...]
     dynamic_undefined: frozenset[str]   # undefined in .dynsym (resolved at load time)
@@ -105,6 +107,14 @@ class _Section:
 def _name_at(strtab: bytes, at: int) -> str:
     end = strtab.find(b"\0", at)
     return strtab[at:end if end != -1 else None].decode("utf-8", "replace")
+
+
+def _symbol_at(strtab: bytes, at: int) -> str:
+    """A symbol's name without its version (``@VER``, ``@@VER``)."""
+    end = strtab.find(b"\0", at)
+    raw = strtab[at:end if end != -1 else None]
+    version = raw.find(b"@")
+    return (raw if version == -1 else raw[:version]).decode("utf-8", "replace")
 
 
 def _sections(data: Any) -> tuple[str, list[_Section]] | None:
@@ -143,7 +153,7 @@ def _symbols(data: Any, order: str, wide: bool, sec: _Section, strsec: _Section)
         else:
             name_at, info, shndx = entry[0], entry[3], entry[5]
         if name_at:
-            yield _name_at(strtab, name_at), shndx == _UNDEF, info >> 4 == _WEAK, info & 0xF == _FUNC
+            yield _symbol_at(strtab, name_at), shndx == _UNDEF, info >> 4 == _WEAK, info & 0xF == _FUNC
 
 
 def read_linked(path: str) -> LinkedView | None:

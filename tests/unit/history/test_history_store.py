@@ -27,7 +27,7 @@ def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
     full = rec("a", commit="abc", branch="main", runner="gpu-1", host="h", compile_s=2.5, link_s=1.0,
                units_rebuilt=4, units_fresh=0, cold=True, forced_relink=False, recipes=("cuda", "iree"),
                directives_digest="d1", links=({"output": "/x", "seconds": 1.0, "exit_status": 0},), dirty=True,
-               indistinct=("zsys-dir",))
+               indistinct=("zsys-dir",), divergence=({"kind": "needed", "target": "app", "detail": "NEEDED"},))
     sparse = rec("b", kind="prove", control="drop-lc", verdict="caught", cold=None, forced_relink=None)
     with History.open(tmp_path / "h.sqlite") as h:
         assert h.add([full, sparse]) == 2
@@ -54,12 +54,14 @@ def test_a_history_from_before_the_dirty_column_is_migrated_old_rows_unknown(tmp
     conn.close()
     with History.open(path) as h:
         (old,) = h.runs()
-        assert (old.commit, old.branch, old.dirty, old.indistinct) == ("abc", "main", None, ())
-        h.add([rec("new", commit="def", dirty=True), rec("clean", commit="def", dirty=False)])
+        assert (old.commit, old.branch, old.dirty, old.indistinct, old.divergence) == ("abc", "main", None, (), ())
+        differs = {"kind": "functions", "target": "app", "linkers": ["default", "bfd"], "detail": "defined functions"}
+        h.add([rec("new", commit="def", dirty=True, divergence=(differs,)), rec("clean", commit="def", dirty=False)])
         assert {r.run_id: r.dirty for r in h.runs()} == {"old": None, "new": True, "clean": False}
+        assert {r.run_id: r.divergence for r in h.runs()} == {"old": (), "new": (differs,), "clean": ()}
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
-    assert {"dirty", "indistinct"} <= {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert {"dirty", "indistinct", "divergence"} <= {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
 
 
 def test_an_older_history_is_read_without_being_migrated(tmp_path: Path) -> None:
