@@ -56,7 +56,7 @@ def load_legs(files: Sequence[str]) -> list[dict[str, Any]]:
                     and isinstance(result.get("linker"), str) and isinstance(result.get("verdict"), str)):
                 raise UsageError(f"{name}: results[{k}] is not a (gate, linker) result with a verdict",
                                  hint="pass the files written by `linkgate run --format json --output FILE`")
-            problem = _bad_result(result)
+            problem = bad_result(result)
             if problem:
                 raise UsageError(f"{name}: results[{k}].{problem}",
                                  hint="pass the files written by `linkgate run --format json --output FILE`")
@@ -81,7 +81,7 @@ def _strs(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(x, str) for x in value)
 
 
-def _bad_result(r: dict[str, Any]) -> str:
+def bad_result(r: dict[str, Any]) -> str:
     """What in one leg's result the merged report could not render ("" when nothing):
     the keys ``linkgate run --format json`` always writes, with their types."""
     import math
@@ -116,6 +116,11 @@ def _bad_result(r: dict[str, Any]) -> str:
                     and isinstance(rl.get("line"), int)
                     and (rl.get("build_script") is None or isinstance(rl["build_script"], str))):
                 return f"diagnostics[{j}].directives: not a list of {{key, value, output_file, line}} objects"
+    found = r.get("divergence")
+    if found is not None and not (isinstance(found, list) and all(
+            isinstance(d, dict) and all(isinstance(d.get(x), str) for x in ("kind", "target", "detail", "level"))
+            and _strs(d.get("linkers")) and len(d["linkers"]) == 2 for d in found)):
+        return "divergence: not a list of {kind, target, linkers (two), detail, level} objects"
     return ""
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import sys
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -25,21 +27,77 @@ def command(file: str, fmt: str, output: str | None) -> int:
     from linkgate.errors import UsageError
     from linkgate.report import emit
 
+    source = None if file == "-" else file
+    run_doc: dict[str, Any] | None = None
     if file == "-":
-        diags = classify_stream(sys.stdin.buffer)
-        source = None
+        run_doc, stream = _run_document(sys.stdin.buffer)
+        diags = [] if run_doc is not None else classify_stream(stream)
     else:
         try:
             # A regular file within the limit, checked before it is opened: a FIFO
             # would block, /dev/zero never ends (docs/configuration.md).
             with open(repofs.check(file, inside=None, limit=repofs.MAX_LOG), "rb") as fh:
-                diags = classify_stream(fh)
+                run_doc, stream = _run_document(fh)
+                diags = [] if run_doc is not None else classify_stream(stream)
         except OSError as exc:
             raise UsageError(f"cannot read {file}: {exc.strerror}", hint="give a readable log file, or - for stdin") from None
-        source = file
-    report = build_report(diags, source)
+    report = build_report(diags, source) if run_doc is None else explain_run(run_doc, source)
     emit(report, fmt, output)
     return int(report.exit_code)
+
+
+# A `linkgate run --format json` document names its schema first (report/jsonfmt.py):
+# a log is never read whole unless its first bytes say it is one.
+_RUN_HEAD = re.compile(rb'^\s*\{\s*"schema"\s*:\s*"linkgate\.run/1"')
+
+
+def _run_document(fh: Any) -> tuple[dict[str, Any] | None, Any]:
+    """The run document *fh* holds, else None and a stream that reads *fh* from its start."""
+    import io
+    import json
+
+    head = fh.peek(256)[:256] if hasattr(fh, "peek") else b""
+    if not _RUN_HEAD.match(head):
+        return None, fh
+    data = fh.read()
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        return None, io.BytesIO(data)
+    from linkgate.ci.matrix import bad_result  # what a merged report could not render
+
+    results = doc.get("results") if isinstance(doc, dict) else None
+    if not isinstance(results, list) or not all(
+            isinstance(r, dict) and all(isinstance(r.get(k), str) for k in ("gate", "linker", "verdict"))
+            and not bad_result(r) for r in results):
+        return None, io.BytesIO(data)
+    return doc, None
+
+
+def explain_run(doc: dict[str, Any], source: str | None) -> Any:
+    """A run's result explained again: each leg's verdict and diagnostics (lto-skipped
+    among them) and how its files differed from the first linker's, as `run` printed
+    them; findings for the annotating formats as `report merge` makes them."""
+    from linkgate.gate.report import render_human, render_markdown, report_from_results
+    from linkgate.report import Report
+
+    merged = report_from_results(doc["results"])
+    name = source or "stdin"
+    problems = len(merged.findings)
+    merged = replace(merged, summary=f"{problems} finding(s) in the run document {name} ({merged.summary})")
+    return Report(
+        command="explain",
+        document={"schema": SCHEMA, "source": source,
+                  "diagnostics": [dict(d, gate=r["gate"], linker=r["linker"])
+                                  for r in doc["results"] for d in r["diagnostics"]],
+                  "divergence": [dict(d, gate=r["gate"], linker=r["linker"])
+                                 for r in doc["results"] for d in r.get("divergence") or []]},
+        findings=merged.findings, cases=merged.cases,
+        summary=merged.summary,
+        human=lambda _, console: render_human(merged, console),
+        markdown=lambda _: render_markdown(merged),
+        exit_code=1 if problems else 0,
+    )
 
 
 def build_report(diags: list[Any], source: str | None) -> Any:

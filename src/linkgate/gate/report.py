@@ -303,13 +303,24 @@ def render_markdown(report: Report) -> str:
                 if d.get("build_script"):
                     lines.append(f"  - build script {code(d['build_script'])}")
             lines += ["", *fenced(item["linker_output"][:40]), "", "</details>"]
+    for item in report.document["results"]:
+        by_target: dict[str, list[dict[str, Any]]] = {}
+        for d in item.get("divergence") or []:
+            by_target.setdefault(d["target"], []).append(d)
+        for target, found in by_target.items():
+            failing = " (fails the gate)" if any(d["level"] == "error" for d in found) else ""
+            lines += ["", f"<details><summary>{item['gate']} [{item['linker']}]: {code(target)} differs from "
+                          f"{found[0]['linkers'][0]}{failing}</summary>", ""]
+            lines += [f"- **{d['kind']}**: {code(d['detail'])}" for d in found]
+            lines += ["", "</details>"]
     lines += ["", f"**{report.document['status'].upper()}**: {report.summary}"]
     return "\n".join(lines) + "\n"
 
 
 def report_from_results(items: list[dict[str, Any]]) -> Report:
     """A Report from result documents (``report merge`` joins legs run elsewhere)."""
-    if any(i["verdict"] == LINK_FAILED for i in items):
+    failing = [i for i in items if any(d.get("level") == "error" for d in i.get("divergence") or [])]
+    if failing or any(i["verdict"] == LINK_FAILED for i in items):
         code = EXIT_FINDING
     elif not items or any(i["verdict"] != LINKED for i in items):
         code = EXIT_ERROR
@@ -323,6 +334,9 @@ def report_from_results(items: list[dict[str, Any]]) -> Report:
             level: Level = "warning" if d.get("level") == "warning" else "error"
             found.append(Finding(rule=d["kind"], level=level, message=f"{where}: {d['message']}",
                                  file=_relative(d.get("build_script")), hint=d.get("hint")))
+        found += [Finding(rule="divergence", level="error" if d.get("level") == "error" else "warning",
+                          message=f"{where}: {d['target']} differs from its {d['linkers'][0]} link: {d['detail']}")
+                  for d in i.get("divergence") or []]
         if i["verdict"] != LINKED and not i["diagnostics"]:
             detail = (i.get("linker_output") or i.get("messages") or [""])[0]
             found.append(Finding(rule=i["verdict"], level="error",
@@ -332,10 +346,12 @@ def report_from_results(items: list[dict[str, Any]]) -> Report:
                           details="\n".join(i.get("linker_output") or i.get("messages") or []),
                           duration_s=float(i["duration_s"])))
     linked = sum(i["verdict"] == LINKED for i in items)
+    diverged = sum(bool(i.get("divergence")) for i in items)
     return Report(
         command="run",
         document={"schema": SCHEMA, "status": "pass" if code == EXIT_OK else "fail", "results": items},
         findings=found, cases=cases,
-        summary=f"{linked} of {len(items)} (gate, linker) pairs linked",
+        summary=f"{linked} of {len(items)} (gate, linker) pairs linked"
+                + (f", {diverged} with files that differ from the first linker's" if diverged else ""),
         human=render_human, markdown=render_markdown, exit_code=code,
     )

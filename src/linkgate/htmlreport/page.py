@@ -160,9 +160,9 @@ def _divergence(records: Sequence[RunRecord]) -> str:
             level = "bad" if d.get("level") == "error" else "warn"
             blocks.setdefault(key, []).append(
                 f'<li class="{level}" data-kind="{escape(str(d.get("kind", "")))}"><code>'
-                f'{escape(str(d.get("kind", "")))}</code> {escape(str(d.get("detail", "")))}</li>')
+                f'{escape(str(d.get("kind", "")))}</code> {escape(str(d.get("detail") or ""))}</li>')
     if not blocks:
-        return ('<p class="empty">No difference between the linkers\' files in the latest runs (compared when a '
+        return ('<p class="empty">No difference between the linkers\' files in any pair\'s last recorded run (compared when a '
                 "gate links under two linkers or more).</p>")
     return "".join(
         f'<div class="divergence" data-gate="{escape(gate)}" data-linker="{escape(linker)}" '

@@ -126,3 +126,19 @@ def test_empty_history_still_renders() -> None:
 def test_nice_axis() -> None:
     assert [svg.nice_ceiling(v) for v in (0, 0.3, 1, 1.2, 3, 7, 420)] == [1.0, 0.5, 1.0, 2.0, 5.0, 10.0, 500.0]
     assert [svg.seconds(v) for v in (0.123, 12.34, 940)] == ["0.12 s", "12.3 s", "15.7 min"]
+
+
+def test_divergence_blocks_are_escaped_and_only_of_the_latest_run() -> None:
+    from dataclasses import replace
+
+    hostile = {"kind": EVIL, "target": EVIL, "linkers": [EVIL, "bfd"], "detail": EVIL, "level": "error"}
+    old = replace(rec(linker="bfd", when="2026-11-29T10:00:00Z"),
+                  divergence=({"kind": "needed", "target": "stale", "linkers": ["default", "bfd"], "detail": "x"},))
+    new = replace(rec(linker="bfd"), divergence=(hostile, {"kind": "functions", "target": 7, "detail": None}))
+    html = page([old, new, rec()], [])
+    assert "<script>" not in html and "stale" not in html
+    tags = Tags()
+    tags.feed(html)
+    blocks = [a for t, a in tags.tags if t == "div" and a.get("class") == "divergence"]
+    assert [(b["data-linker"], b["data-target"]) for b in blocks] == [("bfd", EVIL), ("bfd", "7")]
+    assert [a["class"] for t, a in tags.tags if t == "li" and "data-kind" in a] == ["bad", "warn"]
