@@ -34,6 +34,9 @@ ARCHIVE_ORDER = ("warn", "fail")
 DIVERGENCE = ("warn", "fail", "off")
 # The kinds of difference divergence/compare.py reports, each overridable (divergence-kinds).
 DIVERGENCE_KINDS = ("needed", "dynamic-undefined", "weak-undefined", "functions", "section-size")
+# What divergence-kinds may set: those, and lto-skipped (divergence/lto.py), which needs no
+# second linker and so does not follow `divergence` (its default is "warn").
+OVERRIDABLE_KINDS = (*DIVERGENCE_KINDS, "lto-skipped")
 SEVERITIES = ("error", "warning", "note", "off")
 CONFIG_NAME = "linkgate.toml"
 
@@ -542,10 +545,10 @@ def _build_gate(v: _Validator, loc: _Locator, i: int, raw: Mapping[str, Any], se
                         "fail: they fail the gate; off: the files are not compared")
     kinds: dict[str, str] = {}
     for kind in raw.get("divergence-kinds", {}):
-        if kind not in DIVERGENCE_KINDS:
+        if kind not in OVERRIDABLE_KINDS:
             raise v.fail(f"unknown kind of divergence {kind!r}", loc.gate_member(i, "divergence-kinds", kind),
                          f"{where}.divergence-kinds.{kind}",
-                         hint=_did_you_mean(kind, DIVERGENCE_KINDS) or "choose from: " + ", ".join(DIVERGENCE_KINDS))
+                         hint=_did_you_mean(kind, OVERRIDABLE_KINDS) or "choose from: " + ", ".join(OVERRIDABLE_KINDS))
         kinds[kind] = choice("divergence-kinds", DIVERGENCE, "warn: listed; fail: fails the gate; off: not reported",
                              member=kind)
     threshold = raw.get("divergence-threshold", 2)

@@ -26,15 +26,21 @@ def _records(res: GateResult, legs: Sequence[GateResult]) -> list[LinkRecord]:
     return [r for r in read_ids(Path(tdir), ids) if not (r.output and "/build/" in r.output)]
 
 
-def _lto(legs: Sequence[GateResult]) -> None:
+def _lto(legs: Sequence[GateResult], level: str) -> None:
     for res in legs:
         if res.verdict != LINKED:
             continue
         targets = {str(ln.get("record")): str(ln["target"]) for ln in res.links if ln.get("target")}
         unread: list[str] = []
-        for d in lto.lto_skipped(res.linker, _records(res, legs), res.build_scripts, targets, unread):
+        found = lto.lto_skipped(res.linker, _records(res, legs), res.build_scripts, targets, unread)
+        for d in found:
+            if level == "fail":
+                d = replace(d, level="error")
             res.diagnostics.append(d)
             res.warnings.append(f"lto-skipped: {d.message}. {d.hint}")
+        if found and level == "fail":
+            res.messages.append('GCC LTO bytecode linked without GCC\'s plugin and this gate sets '
+                                'divergence-kinds.lto-skipped = "fail", so the gate fails')
         if unread:
             res.messages.append("lto-skipped: not checked for GCC LTO bytecode (not an ar archive or ELF "
                                 f"object, or unreadable): {', '.join(unread[:5])}" + (" ..." if len(unread) > 5 else ""))
@@ -84,7 +90,9 @@ def level_of(gate: Gate, kind: str) -> str:
 
 def judge(gate: Gate, legs: Sequence[GateResult]) -> None:
     """Add each leg's findings to it (collect now, report later)."""
-    _lto(legs)
+    level = gate.divergence_kinds.get("lto-skipped", "warn")
+    if level != "off":
+        _lto(legs, level)
     if all(level_of(gate, k) == "off" for k in DIVERGENCE_KINDS):
         return
     _compare(legs, gate.divergence_threshold / 100)

@@ -16,8 +16,10 @@ _SHOWN_LINKER_LINES = 12
 
 
 def _diverged(r: GateResult) -> bool:
-    """The leg's files differ from the first linker's and the gate sets divergence = "fail"."""
-    return any(d.level == "error" for d in r.divergence or ())
+    """The leg's files differ from the first linker's and the gate sets divergence = "fail",
+    or it linked GCC LTO bytecode without GCC's plugin and the gate fails lto-skipped."""
+    return (any(d.level == "error" for d in r.divergence or ())
+            or (r.verdict == LINKED and any(d.kind == "lto-skipped" and d.level == "error" for d in r.diagnostics)))
 
 
 def exit_code(results: list[GateResult]) -> int:
@@ -90,11 +92,13 @@ def _divergence_findings(r: GateResult) -> list[Finding]:
 
 def findings(r: GateResult) -> list[Finding]:
     if r.verdict == LINKED:
-        # A passing link can still carry warnings (lld's archive-order reports).
+        # A passing link can still carry warnings (lld's archive-order reports), and an
+        # lto-skipped error under divergence-kinds.lto-skipped = "fail".
         return [
-            Finding(rule=d.kind, level="warning", message=f"{r.gate} [{r.linker}]: {d.message}",
+            Finding(rule=d.kind, level="error" if d.level == "error" else "warning",
+                    message=f"{r.gate} [{r.linker}]: {d.message}",
                     file=_location(d)[0], line=_location(d)[1], hint=d.hint)
-            for d in r.diagnostics if d.level == "warning"
+            for d in r.diagnostics if d.level == "warning" or d.kind == "lto-skipped"
         ] + _divergence_findings(r)
     if r.verdict == LINKER_OVERRIDDEN:
         # The link's own diagnostics are another linker's: not findings about this one.
@@ -319,7 +323,9 @@ def render_markdown(report: Report) -> str:
 
 def report_from_results(items: list[dict[str, Any]]) -> Report:
     """A Report from result documents (``report merge`` joins legs run elsewhere)."""
-    failing = [i for i in items if any(d.get("level") == "error" for d in i.get("divergence") or [])]
+    failing = [i for i in items if any(d.get("level") == "error" for d in i.get("divergence") or [])
+               or (i["verdict"] == LINKED and any(d.get("kind") == "lto-skipped" and d.get("level") == "error"
+                                                  for d in i["diagnostics"]))]
     if failing or any(i["verdict"] == LINK_FAILED for i in items):
         code = EXIT_FINDING
     elif not items or any(i["verdict"] != LINKED for i in items):

@@ -67,3 +67,25 @@ def test_without_flto_nothing_is_reported(ws, capsys):
     script.write_text(script.read_text().replace('"-flto", "-ffat-lto-objects", ', ""))
     for res in _run(capsys)["results"]:
         assert _lto(res) == [] and res["verdict"] == "linked"
+
+
+def test_lto_skipped_can_fail_the_gate_or_be_off(ws, capsys):
+    toml = ws / "linkgate.toml"
+    base = toml.read_text()
+    toml.write_text(base + 'divergence = "off"\ndivergence-kinds = { lto-skipped = "fail" }\n')
+    code = main(["run", "-q", "--no-history", "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1 and doc["status"] == "fail"
+    default, bfd = doc["results"]
+    assert default["verdict"] == "linked" and [d["level"] for d in _lto(default)] == ["error"]
+    assert any('divergence-kinds.lto-skipped = "fail"' in m for m in default["messages"])
+    assert _lto(bfd) == [] and "divergence" not in bfd  # divergence = "off": nothing compared
+    assert main(["run", "-q", "--no-history", "--format", "github"]) == 1
+    (line,) = [ln for ln in capsys.readouterr().out.splitlines() if "lto-skipped" in ln]
+    # At the build-script line that passes -flto.
+    assert line.startswith("::error file=ltosys/build.rs,line=") and \
+        ",title=linkgate lto-skipped::app [default]: compute.o, helper.o" in line
+
+    toml.write_text(base + 'divergence-kinds = { lto-skipped = "off" }\n')
+    default, _ = _run(capsys)["results"]
+    assert _lto(default) == []

@@ -31,6 +31,7 @@ GOOD = '[[gate]]\nname = "a"\ncargo = ["test", "--no-run"]\n'
         (GOOD + 'divergence-kinds = { neded = "off" }\n', 4,
          "gate.a.divergence-kinds.neded: unknown kind of divergence 'neded'"),
         (GOOD + 'divergence-kinds = { neded = "off" }\n', 4, "did you mean 'needed'"),
+        (GOOD + 'divergence-kinds = { lto-skiped = "off" }\n', 4, "did you mean 'lto-skipped'"),
         (GOOD + 'divergence-kinds = { functions = "of" }\n', 4,
          "gate.a.divergence-kinds.functions: must be 'warn', 'fail' or 'off', not 'of'"),
         (GOOD + 'divergence-kinds = { functions = 1 }\n', 4, "gate[0].divergence-kinds.functions: expected a string"),
