@@ -16,6 +16,7 @@ from typing import Any
 
 from linkgate.audit.model import Classified
 from linkgate.cargo.features import FeatureSet
+from linkgate.workflows.ghexpr import render
 
 
 @dataclass(frozen=True)
@@ -63,4 +64,6 @@ def _split(line: list[Entry]) -> list[Group]:
 
 
 def _text(value: Any) -> str:
-    return "" if value is None else str(value)
+    # As GitHub renders the value in `${{ }}`: `true`, not Python's True (a matrix axis of
+    # `fromJSON('[true, false]')` holds booleans).
+    return render(value)

@@ -36,10 +36,17 @@ def run_audit(repo: Path) -> AuditResult:
     # A reusable workflow's steps are reached through each of its callers: one entry each, merged.
     log = CoverageLog()
     chains: dict[tuple[str, str, int], dict[tuple[tuple[str, str], ...], tuple[CallSite, ...]]] = {}
+    noted: set[tuple[str, str]] = set()
     for wf in workflows:
         scan = scan_workflow(repo, wf, gates=gates, library=library)
-        result.problems.extend(scan.problems)
-        result.causes.update(scan.causes)
+        for problem in scan.problems:
+            # One note per (file, cause), as within a scan: a reusable workflow's line is met
+            # through each of its callers.
+            cause = (problem[0], scan.causes.get(problem, problem[2]))
+            if cause not in noted:
+                noted.add(cause)
+                result.problems.append(problem)
+                result.causes[problem] = scan.causes.get(problem, problem[2])
         for inv in scan.invocations:
             classified = classify(repo, inv, triggers)
             if classified is not None:

@@ -37,6 +37,9 @@ class ExprContext:
     env: Mapping[str, str] = field(default_factory=dict)
     runner_os: str | None = None
     inputs: Mapping[str, Any] | None = None
+    # Outputs of the job's earlier steps that linkgate read (step id -> name -> value); any
+    # other step output is unknown.
+    steps: Mapping[str, Mapping[str, str]] | None = None
 
     @functools.cached_property
     def _contexts(self) -> dict[str, Any]:
@@ -50,6 +53,9 @@ class ExprContext:
         if self.inputs is not None:
             known = ghexpr.numbers(dict(self.inputs))
             out["inputs"] = ghexpr.OpenMap(known) if isinstance(self.inputs, ghexpr.OpenMap) else known
+        if self.steps:
+            out["steps"] = ghexpr.OpenMap({sid: ghexpr.OpenMap(outputs=ghexpr.OpenMap(values))
+                                           for sid, values in self.steps.items()})
         return out
 
     def contexts(self) -> dict[str, Any]:

@@ -250,10 +250,12 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
     os_name = None if self_hosted or any("${{" in t for t in labels) else runner_os(labels)
     job_dir = job.working_directory or wf.working_directory or ""
     carried: dict[str, str] = {}  # what steps wrote to $GITHUB_ENV
+    outputs: dict[str, dict[str, str]] = {}  # what steps wrote to $GITHUB_OUTPUT, by step id
     for step in job.steps:
         env = {**env, **carried}
-        step_env = _env_layer(env, step.env, ExprContext(matrix=combo, env=env, runner_os=os_name, inputs=inputs))
-        ctx = ExprContext(matrix=combo, env=step_env, runner_os=os_name, inputs=inputs)
+        step_env = _env_layer(env, step.env, ExprContext(matrix=combo, env=env, runner_os=os_name, inputs=inputs,
+                                                         steps=outputs))
+        ctx = ExprContext(matrix=combo, env=step_env, runner_os=os_name, inputs=inputs, steps=outputs)
         runs = condition(step.if_, ctx)
         if runs is False:
             continue
@@ -273,8 +275,11 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
                 understood = False
                 _foreign_step(wf, step, scan)
             else:
+                written: dict[str, str] = {}
                 _run_commands(host, gates, wf, step, ctx, cwd, step_env, scan, carried if not conds else {},
-                              shell in _POWERSHELL, os_name, conds, common)
+                              shell in _POWERSHELL, os_name, conds, common, written)
+                if step.id and not conds:
+                    outputs[step.id] = written
         elif step.uses:
             understood = _action_step(host, gates, wf, step, ctx, cwd, step_env, scan, conds, common)
         scan.coverage.add(StepCoverage(
@@ -304,8 +309,9 @@ def _foreign_step(wf: Workflow, step: Step, scan: Scan) -> None:
 
 def _run_commands(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ctx: ExprContext, cwd: str,
                   step_env: Mapping[str, str], scan: Scan, carried: dict[str, str], powershell: bool,
-                  os_name: str | None, conds: tuple[str, ...], common: dict[str, Any]) -> None:
-    for cmd in _run_step(host, wf, step, ctx, cwd, step_env, scan, carried, powershell, os_name):
+                  os_name: str | None, conds: tuple[str, ...], common: dict[str, Any],
+                  written: dict[str, str] | None = None) -> None:
+    for cmd in _run_step(host, wf, step, ctx, cwd, step_env, scan, carried, powershell, os_name, written):
         all_conds = conds + cmd.conditions
         selection = run_line(cmd.argv)
         if selection is not None:
@@ -422,7 +428,7 @@ def _gate_commands(gates: GateSource, line: RunLine, file: str, lineno: int, cwd
 
 def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: str, env: Mapping[str, str],
               scan: Scan, carried: dict[str, str], powershell: bool = False,
-              os_name: str | None = None) -> list[ShellCommand]:
+              os_name: str | None = None, written: dict[str, str] | None = None) -> list[ShellCommand]:
     """The cargo commands of one ``run:`` script under one combination; notes go to *scan*."""
     assert step.run is not None
     sub = placeholders(step.run, ctx)
@@ -447,6 +453,8 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
             shell_env.setdefault("RUNNER_OS", Val(os_name))
         ev.run_text(text, Frame(wf.rel, step.run.content_line), ev.new_shell(shell_env, cwd, False))
     carried.update(ev.github_env)
+    if written is not None:
+        written.update(ev.github_output)
     found: list[ShellCommand] = []
     for cmd in (c for raw in ev.commands for c in _each_member(host, raw)):
         cmd = _completed(host, cmd, scan)

@@ -61,12 +61,13 @@ def run_command(ev: ShellEvaluator, cmd: Command, st: State, frame: Frame) -> li
             st.set(name, value)
         st.status = "true"
         return [st]
-    if cmd.output is not None and fields[0].text == "echo" and _to_github_env(ev, cmd.output, st, frame):
-        # `echo "K=V" >> $GITHUB_ENV`: later steps of the job see K (only
-        # when known and written on every path).
+    target = _github_file(cmd.output, st) if cmd.output is not None and fields[0].text == "echo" else None
+    if target is not None:
+        # `echo "K=V" >> $GITHUB_ENV`: later steps of the job see K; `>> $GITHUB_OUTPUT`: the
+        # step's output K (`steps.ID.outputs.K`). Only when known and written on every path.
         key, eq, setting = join([f for f in fields[1:] if f.text not in ("-n", "-e", "-E")]).text.partition("=")
         if eq and not st.conds and all(f.known for f in fields):
-            ev.github_env[key] = setting
+            (ev.github_env if target == "GITHUB_ENV" else ev.github_output)[key] = setting
         return [st]
     heredoc = (cmd.heredoc, cmd.heredoc_expands) if cmd.heredoc is not None else None
     if st.args_at is not None and cmd.words and _is_positional(cmd.words[0]):
@@ -83,9 +84,12 @@ def _is_positional(word: Word) -> bool:
         and (word[0].name in ("@", "*") or word[0].name.isdigit() and word[0].name != "0")
 
 
-def _to_github_env(ev: ShellEvaluator, output: Word, st: State, frame: Frame) -> bool:
-    return len(output) == 1 and isinstance(output[0], Param) and output[0].name == "GITHUB_ENV" \
-        and st.vars.get("GITHUB_ENV") is None
+def _github_file(output: Word, st: State) -> str | None:
+    """`GITHUB_ENV` or `GITHUB_OUTPUT` when the redirection writes the runner's file of that name."""
+    if len(output) == 1 and isinstance(output[0], Param) and output[0].name in ("GITHUB_ENV", "GITHUB_OUTPUT") \
+            and st.vars.get(output[0].name) is None:
+        return output[0].name
+    return None
 
 
 def dispatch(ev: ShellEvaluator, fields: list[Val], rows: list[int], prefix: dict[str, Value], st: State, frame: Frame,

@@ -52,6 +52,7 @@ class ShellEvaluator(Protocol):
     make_seen: set[tuple[str, str]] | None
     capture: list[list[str] | None]
     github_env: dict[str, str]
+    github_output: dict[str, str]
 
     def run_text(self, text: str, frame: Frame, state: State) -> list[State]: ...
 

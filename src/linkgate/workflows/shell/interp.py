@@ -53,6 +53,7 @@ class Evaluator:
         self._index: dict[tuple[Any, ...], int] = {}
         self._problem_set: set[ShellProblem] = set()
         self.github_env: dict[str, str] = {}
+        self.github_output: dict[str, str] = {}
 
     # --- entry points -----------------------------------------------------
 

@@ -122,7 +122,10 @@ def _expand_word(word: Word, scope: Scope) -> list[Val]:
                     causes.extend(item.causes)
                     keep = True
                 continue
-            value = join(items)
+            # Quoted `"${a[*]}"` joins with IFS's first character (`IFS=','`), as bash does.
+            ifs = scope.lookup("IFS") if part.quoted else None
+            sep = ifs.text[:1] if isinstance(ifs, Val) and ifs.known else " "
+            value = join(items, sep)
         else:
             value = _scalar(part, scope)
         causes.extend(value.causes)
