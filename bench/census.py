@@ -52,7 +52,7 @@ AUDITED = {0: "ok", 1: "ok", 2: "refused", 3: "internal-error"}
 # Values from the lists reach git's argv: only GitHub's own name shape and a full object id pass.
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,38}/[A-Za-z0-9_.][A-Za-z0-9_.-]{0,99}")
 COMMIT = re.compile(r"[0-9a-f]{40}")
-# A finding's `paths` can list thousands of files; the census keeps the first ones and the count.
+# A finding's `paths`, `unless` and `sets` can list thousands; the census keeps the first ones and the count.
 KEEP_PATHS = 20
 FIXED_DATE = "2000-01-01T00:00:00Z"
 
@@ -230,9 +230,15 @@ def _crash_log(stderr: str, repo: Path) -> str:
 
 
 def _reason(why: str) -> str:
-    """A gap's `why` with its particulars (a path, a word in backticks) taken out, so like counts with like."""
+    """A gap's `why` with its particulars (a path, a word, an expansion) taken out, so like counts with like."""
     why = re.sub(r"`[^`]*`", "`…`", why)
+    why = re.sub(r"'[^']*'", "'…'", why)
     why = re.sub(r"^builds \S+, ", "builds ", why)
+    # `cannot evaluate $(...)`, `${{ ... }}`, `${X:-}`: the expansion's kind, not its text.
+    m = re.match(r"cannot evaluate (\$\{\{|\$\(|\$\{|\$)", why)
+    if m:
+        why = "cannot evaluate " + {"${{": "a `${{ }}` expression", "$(": "a command substitution `$(…)`",
+                                    "${": "a parameter expansion `${…}`", "$": "a variable `$…`"}[m.group(1)]
     return why.strip()
 
 
@@ -264,9 +270,10 @@ def reduce_audit(doc: dict[str, Any]) -> dict[str, Any]:
     findings = []
     for f in doc.get("findings", []):
         f = dict(f)
-        paths = f.get("paths") or []
-        if len(paths) > KEEP_PATHS:
-            f["paths"], f["paths_total"] = paths[:KEEP_PATHS], len(paths)
+        for key in ("paths", "unless", "sets"):
+            items = f.get(key) or []
+            if len(items) > KEEP_PATHS:
+                f[key], f[f"{key}_total"] = items[:KEEP_PATHS], len(items)
         findings.append(f)
     coverage = doc.get("coverage") or {}
     reasons: Counter[str] = Counter()
@@ -488,7 +495,7 @@ def render(summary: dict[str, Any], checked: list[dict[str, str]], svg_name: str
     k_one = sum(1 for r in audited if any(r.get("rules", {}).get(rule) for rule in RULES))
     out += [f"| any of the three | {_fmt_share(k_one, n)} | "
             f"{_fmt_share(sum(1 for r in audited if any(r.get('rules_error', {}).get(x) for x in RULES)), n)} |", ""]
-    every = Counter()
+    every: Counter[str] = Counter()
     for r in audited:
         every.update(r.get("rules", {}))
     out += ["All findings by rule (count over all repositories): "
@@ -606,6 +613,7 @@ def plot(summary: dict[str, Any], path: Path) -> None:
     ax1.set_ylabel("findings")
     ax1.set_xticks([])
     ax1.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax1.set_ylim(0, max(bottom + [1]) * 1.05)
     # Legend from patches: a bar series whose first bar is 0 high shows no swatch.
     ax1.legend(handles=[Patch(color=c, label=r) for r, c in zip(RULES, ("#c0392b", "#e67e22", "#2980b9"))],
                loc="upper right", framealpha=1)
@@ -647,21 +655,23 @@ def write_docs(summary: dict[str, Any], docs: Path, checked: Path) -> None:
 # ----------------------------------------------------------------------------- sample
 
 
-def write_sample(out_dir: Path, count: int, seed: int, dest: Path) -> int:
-    """Draw *count* findings (errors and warnings; notes are not judged) at random, seeded, into *dest*."""
+def write_sample(out_dir: Path, count: int, seed: int, dest: Path, rules: tuple[str, ...] = RULES) -> int:
+    """Draw *count* findings of *rules* (errors and warnings; notes are not judged) at random, seeded, into *dest*."""
     pool = []
     for path in sorted(out_dir.glob("*.json")):
         if path.name == "summary.json":
             continue
         row = json.loads(path.read_text())
         for i, f in enumerate((row.get("audit") or {}).get("findings", [])):
-            if f.get("level") in ("error", "warning"):
+            if f.get("level") in ("error", "warning") and (not rules or f["rule"] in rules):
                 pool.append((row["name"], row["commit"], i, f))
     pool.sort(key=lambda p: (p[0].lower(), p[2]))
     drawn = random.Random(seed).sample(pool, min(count, len(pool)))
     lines = ["# Census sample to judge", "",
-             f"{len(drawn)} of the {len(pool)} findings (errors and warnings) of bench/census/results/, drawn by "
-             f"`python bench/census.py --sample {count} --seed {seed}`. Judge each from the repository's files at "
+             f"{len(drawn)} of the {len(pool)} findings (errors and warnings"
+             + (f" of {', '.join(f'`{r}`' for r in rules)}" if rules else "") + ") of bench/census/results/, drawn by "
+             f"`python bench/census.py --sample {count} --seed {seed}"
+             + ("" if rules else " --all-rules") + "`. Judge each from the repository's files at "
              "its commit only; copy this table to bench/census/checked.md, write `true` or `false` under verdict "
              "and the file:line evidence (for a false one: what the audit misread).", "",
              "| id | repository | commit | rule | level | subject | file:line | message | verdict | evidence |",
@@ -691,12 +701,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, metavar="N", help="draw N findings into --sample-out")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--sample-out", type=Path, default=CENSUS / "sample.md")
+    ap.add_argument("--all-rules", action="store_true",
+                    help="draw the sample from every rule, not only the census's three")
     args = ap.parse_args(argv)
 
     if args.sample is not None:
         if not args.out.is_dir():
             ap.error(f"{args.out}: no results to draw from; run the census first")
-        drawn = write_sample(args.out, args.sample, args.seed, args.sample_out)
+        drawn = write_sample(args.out, args.sample, args.seed, args.sample_out, () if args.all_rules else RULES)
         print(f"{args.sample_out}: {drawn} findings")
         return 0
     lists = args.lists or [Path(p) for p in sorted(glob.glob(str(CENSUS / "list-*.toml")))]
