@@ -26,7 +26,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from linkgate import repofs, statedir
 from linkgate.errors import HistoryError
@@ -140,13 +140,12 @@ class History:
         except (OSError, sqlite3.Error) as exc:
             raise _unusable(path, exc) from None
         try:
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            _check_integrity(conn, path)
+            patiently(conn, path, lambda: _check_integrity(conn, path))
             if _migrate(conn, path):
                 # WAL is persistent: set once, when the file is created, so that
                 # opening an existing file never rewrites its header.
                 conn.execute("PRAGMA journal_mode = WAL")
-        except sqlite3.OperationalError as exc:  # read-only, locked past the timeout, disk full
+        except sqlite3.OperationalError as exc:  # read-only, disk full
             conn.close()
             raise _unusable(path, exc) from None
         except sqlite3.DatabaseError as exc:  # "file is not a database", "disk image is malformed"
@@ -215,7 +214,7 @@ class History:
 
     def _select(self, sql: str, args: list[str]) -> list[Any]:
         try:
-            return self._conn.execute(sql, args).fetchall()
+            return patiently(self._conn, self.path, lambda: self._conn.execute(sql, args).fetchall())
         except sqlite3.Error as exc:
             raise HistoryError(f"{self.path}: cannot read the history: {exc}") from None
 
@@ -225,28 +224,13 @@ class History:
 
 class _Txn:
     """BEGIN IMMEDIATE takes the write lock up front: a second writer then waits
-    (busy timeout) instead of failing later on a lock upgrade. The wait is never
-    silent: when the lock is taken, one stderr line names who holds it (from
-    /proc/locks) and how long linkgate will wait, then the full timeout runs."""
+    (busy timeout, see ``patiently``) instead of failing later on a lock upgrade."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path | None = None) -> None:
         self.conn, self.path = conn, path
 
     def __enter__(self) -> None:
-        self.conn.execute(f"PRAGMA busy_timeout = {_FIRST_TRY_MS}")
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc):
-                raise
-        finally:
-            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        holders = _lock_holders(self.path) if self.path is not None else []
-        who = f"pid {', '.join(map(str, holders))}" if holders else "a process linkgate cannot name"
-        sys.stderr.write(f"linkgate: the history {self.path} is locked by another writer ({who}); "
-                         f"waiting up to {BUSY_TIMEOUT_MS // 1000} s\n")
-        self.conn.execute("BEGIN IMMEDIATE")
+        patiently(self.conn, self.path, lambda: self.conn.execute("BEGIN IMMEDIATE"), holder="writer")
 
     def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
         if et is None:
@@ -257,8 +241,49 @@ class _Txn:
             self.conn.execute("ROLLBACK")
 
 
-# A writer that holds the lock for less than this is waited for without a word.
+# A process that holds the lock for less than this is waited for without a word.
 _FIRST_TRY_MS = 250
+
+_T = TypeVar("_T")
+
+
+def _is_locked(exc: sqlite3.OperationalError) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
+def patiently(conn: sqlite3.Connection, path: Path | None, step: Callable[[], _T], holder: str = "process") -> _T:
+    """Run *step*, waiting for another process's lock, never silently.
+
+    The first try waits ``_FIRST_TRY_MS``; when the lock is still taken, one
+    stderr line names who holds it (from /proc/locks) and how long linkgate
+    will wait, then the full ``BUSY_TIMEOUT_MS`` runs. A lock held past that
+    is a ``HistoryError`` saying so (exit 2), never a read of a half-written
+    file nor a silent give-up.
+    """
+    conn.execute(f"PRAGMA busy_timeout = {_FIRST_TRY_MS}")
+    try:
+        return step()
+    except sqlite3.OperationalError as exc:
+        if not _is_locked(exc):
+            raise
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    holders = _lock_holders(path) if path is not None else []
+    who = f"pid {', '.join(map(str, holders))}" if holders else "a process linkgate cannot name"
+    seconds = max(BUSY_TIMEOUT_MS // 1000, 1)
+    sys.stderr.write(f"linkgate: the history {path} is locked by another {holder} ({who}); "
+                     f"waiting up to {seconds} s\n")
+    sys.stderr.flush()
+    try:
+        return step()
+    except sqlite3.OperationalError as exc:
+        if not _is_locked(exc):
+            raise
+        holders = (_lock_holders(path) if path is not None else []) or holders
+        who = f"pid {', '.join(map(str, holders))}" if holders else "a process linkgate cannot name"
+        raise HistoryError(f"{path}: the history is still locked by another process ({who}) after {seconds} s",
+                           hint="wait for that process to finish, or pass --no-history or another --history "
+                                "file") from None
 
 
 def _lock_holders(path: Path) -> list[int]:
@@ -343,8 +368,10 @@ def _open_readonly(path: Path) -> sqlite3.Connection:
             last = exc
             continue
         try:
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            app_id, version = _probe(conn)
+            app_id, version = patiently(conn, path, lambda: _probe(conn))
+        except HistoryError:  # held past the wait: an immutable read could see half a write
+            conn.close()
+            raise
         except sqlite3.OperationalError as exc:
             conn.close()
             last = exc
@@ -399,7 +426,7 @@ def _foreign(path: Path, why: str) -> HistoryError:
 
 def _migrate(conn: sqlite3.Connection, path: Path) -> bool:
     """Bring the schema up to date; True when this call created it."""
-    if _probe(conn) == (APPLICATION_ID, SCHEMA_VERSION):
+    if patiently(conn, path, lambda: _probe(conn)) == (APPLICATION_ID, SCHEMA_VERSION):
         return False  # current: no write lock, so a read-only history can still be read
     with _Txn(conn):
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]

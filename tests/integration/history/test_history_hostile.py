@@ -264,3 +264,61 @@ def test_a_locked_history_says_who_holds_it_and_how_long_it_waits(repo, tmp_path
     err = capsys.readouterr().err
     assert f"linkgate: the history {path} is locked by another writer (pid {holder.pid}); waiting up to 30 s" in err, err
     assert waited < 30
+
+
+def exclusive_holder(path: Path, seconds: float):  # type: ignore[no-untyped-def]
+    """A process holding the history in SQLite's exclusive locking mode: readers block too."""
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sqlite3, time\n"
+        f"c = sqlite3.connect({str(path)!r}, isolation_level=None)\n"
+        "c.execute('PRAGMA locking_mode = EXCLUSIVE'); c.execute('BEGIN EXCLUSIVE')\n"
+        f"print('held', flush=True); time.sleep({seconds}); c.execute('COMMIT')\n")],
+        stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    return holder
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("readonly", [True, False])
+def test_opening_a_history_another_process_holds_says_it_waits(repo, tmp_path, capsys, readonly):
+    import time
+
+    path = tmp_path / "h.sqlite"
+    with History.open(path) as h:
+        h.add([rec("a")])
+    holder = exclusive_holder(path, 2)
+    try:
+        started = time.monotonic()
+        with History.open(path, readonly=readonly) as h:
+            assert [r.run_id for r in h.runs()] == ["a"]
+        waited = time.monotonic() - started
+    finally:
+        holder.wait()
+    err = capsys.readouterr().err
+    assert f"linkgate: the history {path} is locked by another process (pid {holder.pid}); waiting up to 30 s" \
+        in err, err
+    assert err.count("waiting up to") == 1 and waited < 30
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("verb", [["cost"], ["report", "html"]])
+def test_a_history_held_past_the_wait_is_one_message(repo, tmp_path, capsys, monkeypatch, verb):
+    from linkgate.history import store
+
+    path = tmp_path / "h.sqlite"
+    with History.open(path) as h:
+        h.add([rec("a")])
+    monkeypatch.setattr(store, "BUSY_TIMEOUT_MS", 1000)
+    holder = exclusive_holder(path, 30)
+    try:
+        code, out, err = lg(capsys, *verb, "--history", str(path))
+    finally:
+        holder.kill()
+        holder.wait()
+    assert code == 2, (code, err)
+    assert "waiting up to 1 s" in err
+    assert f"{path}: the history is still locked by another process (pid {holder.pid}) after 1 s" in err, err
+    assert err.count("linkgate: error:") == 1 and "Traceback" not in err
