@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"'}
 _PUNCT2 = frozenset({"::", "=>", "->", "..", "==", "!=", "&&", "||", "<=", ">=", "+=", "-="})
@@ -22,8 +22,10 @@ _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CHAR = re.compile(r"'(\\(?:u\{[0-9A-Fa-f_]+\}|x[0-9A-Fa-f]{2}|.)|[^\\'\n])'")
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """One token. A named tuple, not a dataclass: a build script of 100,000 lines is
+    600,000 tokens, and a frozen dataclass's constructor cost more than finding them."""
+
     kind: str  # "str" | "ident" | "punct" | "num" | "char" | "lifetime"
     text: str  # a string's or char's value (escapes resolved); otherwise the source text
     line: int
@@ -80,81 +82,124 @@ def tokenize(text: str) -> list[Token]:
     return list(_tokenize(text))
 
 
+# The common tokens of ASCII source, one regular-expression match each (a build
+# script of 100,000 println! lines is 600,000 tokens: a loop in Python over
+# each character took most of `surface --static`'s time). Each alternative
+# matches only where ``_step`` would make exactly the same token and stop at the
+# same place; everything else (block comments, raw strings and identifiers,
+# char literals and lifetimes, non-ASCII text, a string with no end) goes to
+# ``_step``, the reference, one token at a time. tests/unit/test_rustlex.py
+# checks both paths give the same tokens on generated text.
+_FAST = re.compile(r"""
+    (?P<ws>[ \t\r\n]+)
+  | (?P<comment>//[^\n]*)
+  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*+)(?![^\x00-\x7f]|["\#])
+  | (?P<num>[0-9](?:[A-Za-z0-9_]|\.(?=[0-9]))*+)(?![^\x00-\x7f]|\.[^\x00-\x7f])
+  | [bc]?"(?P<str>[^"\\]*+(?:\\[\s\S][^"\\]*+)*+)"
+  | (?P<punct>::|=>|->|\.\.|==|!=|&&|\|\||<=|>=|\+=|-=|/(?![/*])|[!\#$%&()*+,\-.:;<=>?@\[\]^`{|}~\\])
+  | (?P<slow>[\s\S])
+""", re.VERBOSE)
+
+
 @functools.lru_cache(maxsize=4)
-def _tokenize(text: str) -> tuple[Token, ...]:
+def _tokenize(text: str, fast: bool = True) -> tuple[Token, ...]:
     tokens: list[Token] = []
-    i, line, n = 0, 1, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\n":
-            line += 1
-            i += 1
-        elif ch.isspace():
-            i += 1
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif text.startswith("/*", i):
-            depth, j = 1, i + 2  # Rust block comments nest
-            while j < n and depth:
-                if text.startswith("/*", j):
-                    depth, j = depth + 1, j + 2
-                elif text.startswith("*/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
-            line += text.count("\n", i, j)
-            i = j
-        elif (raw := _raw_string_start(text, i)) is not None:
-            start, hashes = raw
-            close = '"' + "#" * hashes
-            end = text.find(close, start)
-            end = n if end < 0 else end
-            tokens.append(Token("str", text[start:end], line))
-            line += text.count("\n", i, end)
-            i = end + len(close)
-        elif ch == '"' or (ch in "bc" and text.startswith('"', i + 1)):
-            j = i + (1 if ch == '"' else 2)
-            start = j
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            tokens.append(Token("str", _unescape(text[start:j]), line))
-            line += text.count("\n", i, j)
-            i = j + 1
-        elif ch == "'":
-            if (m := _CHAR.match(text, i)) is not None:  # 'a', '\n', '\u{1F600}'
-                tokens.append(Token("char", _unescape(m.group(1)), line))
-                i = m.end()
-            else:  # a lifetime or label: 'a, 'static, 'outer
-                j = i + 1
-                while j < n and (text[j].isalnum() or text[j] == "_"):
-                    j += 1
-                tokens.append(Token("lifetime", text[i:j], line))
-                i = max(j, i + 1)
-        elif ch.isalpha() or ch == "_":
-            j = i
+    append, new = tokens.append, tuple.__new__  # Token(...) without its Python-level __new__
+    pos, line, n = 0, 1, len(text)
+    while pos < n:
+        if fast:
+            for m in _FAST.finditer(text, pos):
+                kind = m.lastgroup
+                if kind == "ws":
+                    line += m.group().count("\n")
+                elif kind == "str":
+                    raw = m.group("str")
+                    append(new(Token, ("str", _unescape(raw), line)))
+                    line += raw.count("\n")
+                elif kind == "slow":
+                    pos = m.start()
+                    break
+                elif kind != "comment":
+                    append(new(Token, (kind, m.group(), line)))
+            else:
+                break
+        pos, line = _step(text, pos, line, tokens)
+    return tuple(tokens)
+
+
+def _step(text: str, i: int, line: int, tokens: list[Token]) -> tuple[int, int]:
+    """One token (or blank, or comment) at *i*, character by character: (next i, line)."""
+    n = len(text)
+    ch = text[i]
+    if ch == "\n":
+        line += 1
+        i += 1
+    elif ch.isspace():
+        i += 1
+    elif text.startswith("//", i):
+        end = text.find("\n", i)
+        i = n if end < 0 else end
+    elif text.startswith("/*", i):
+        depth, j = 1, i + 2  # Rust block comments nest
+        while j < n and depth:
+            if text.startswith("/*", j):
+                depth, j = depth + 1, j + 2
+            elif text.startswith("*/", j):
+                depth, j = depth - 1, j + 2
+            else:
+                j += 1
+        line += text.count("\n", i, j)
+        i = j
+    elif (raw := _raw_string_start(text, i)) is not None:
+        start, hashes = raw
+        close = '"' + "#" * hashes
+        end = text.find(close, start)
+        end = n if end < 0 else end
+        tokens.append(Token("str", text[start:end], line))
+        line += text.count("\n", i, end)
+        i = end + len(close)
+    elif ch == '"' or (ch in "bc" and text.startswith('"', i + 1)):
+        j = i + (1 if ch == '"' else 2)
+        start = j
+        while j < n and text[j] != '"':
+            j += 2 if text[j] == "\\" else 1
+        tokens.append(Token("str", _unescape(text[start:j]), line))
+        line += text.count("\n", i, j)
+        i = j + 1
+    elif ch == "'":
+        if (m := _CHAR.match(text, i)) is not None:  # 'a', '\n', '\u{1F600}'
+            tokens.append(Token("char", _unescape(m.group(1)), line))
+            i = m.end()
+        else:  # a lifetime or label: 'a, 'static, 'outer
+            j = i + 1
             while j < n and (text[j].isalnum() or text[j] == "_"):
                 j += 1
-            word = text[i:j]
-            if word == "r" and j < n and text[j] == "#":  # raw identifier r#type
-                k = j + 1
-                while k < n and (text[k].isalnum() or text[k] == "_"):
-                    k += 1
-                word, j = text[j + 1:k], k
-            tokens.append(Token("ident", word, line))
-            i = j
-        elif ch.isdigit():
-            j = i
-            while j < n and (text[j].isalnum() or text[j] == "_" or (text[j] == "." and text[j + 1:j + 2].isdigit())):
-                j += 1
-            tokens.append(Token("num", text[i:j], line))
-            i = j
-        else:
-            two = text[i:i + 2]
-            width = 2 if two in _PUNCT2 else 1
-            tokens.append(Token("punct", text[i:i + width], line))
-            i += width
-    return tuple(tokens)
+            tokens.append(Token("lifetime", text[i:j], line))
+            i = max(j, i + 1)
+    elif ch.isalpha() or ch == "_":
+        j = i
+        while j < n and (text[j].isalnum() or text[j] == "_"):
+            j += 1
+        word = text[i:j]
+        if word == "r" and j < n and text[j] == "#":  # raw identifier r#type
+            k = j + 1
+            while k < n and (text[k].isalnum() or text[k] == "_"):
+                k += 1
+            word, j = text[j + 1:k], k
+        tokens.append(Token("ident", word, line))
+        i = j
+    elif ch.isdigit():
+        j = i
+        while j < n and (text[j].isalnum() or text[j] == "_" or (text[j] == "." and text[j + 1:j + 2].isdigit())):
+            j += 1
+        tokens.append(Token("num", text[i:j], line))
+        i = j
+    else:
+        two = text[i:i + 2]
+        width = 2 if two in _PUNCT2 else 1
+        tokens.append(Token("punct", text[i:i + width], line))
+        i += width
+    return i, line
 
 
 def _raw_string_start(text: str, i: int) -> tuple[int, int] | None:

@@ -7,7 +7,9 @@ whose whole tree counts is written ``dir/**``.
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,6 +76,20 @@ class Surface:
         self.paths.append(SurfacePath(path, why, outside, package, possible, config))
         self._synced[0] += 1
 
+    def add_paths(self, entries: Iterable[tuple[str, str, bool, str | None]]) -> None:
+        """``add_path(path, why, outside, package)`` for each entry, the index synced once."""
+        self._sync()
+        where, paths = self._where, self.paths
+        for path, why, outside, package in entries:
+            k = where.get(path)
+            if k is not None:
+                if paths[k].possible:  # another rule vouches for it
+                    paths[k] = SurfacePath(path, why, outside, package)
+                continue
+            where[path] = len(paths)
+            paths.append(SurfacePath(path, why, outside, package))
+        self._synced[0] = len(paths)
+
     def add_env(self, var: str, why: str) -> None:
         self._sync()
         if var not in self._vars:
@@ -100,17 +116,31 @@ class Surface:
         }
 
 
-def relative(root: Path, path: Path, directory: bool = False) -> tuple[str, bool]:
+def relative(root: Path | str, path: Path | str, directory: bool = False) -> tuple[str, bool]:
     """(*path* relative to *root*, outside?), with ``/**`` for directories."""
-    # String operations, not pathlib: a script naming 100,000 paths calls this for each.
-    full = os.path.normpath(os.path.join(root, path))
+    return relative_to(os.fspath(root))(os.fspath(path), directory)
+
+
+@functools.lru_cache(maxsize=8)
+def relative_to(root: str) -> Callable[[str, bool], tuple[str, bool]]:
+    """``relative`` with *root* fixed: string operations only, and the root
+    normalised once (a script naming 100,000 paths calls it for each)."""
     top = os.path.normpath(root)
-    if full == top:
-        rel = "."
-    elif full.startswith(top.rstrip("/") + "/"):
-        rel = full[len(top.rstrip("/")) + 1:]
-    else:
-        return full, True
-    if directory:
-        rel = "**" if rel == "." else rel + "/**"
-    return rel, False
+    prefix = top.rstrip("/") + "/"
+    cut = len(prefix)
+    normpath = os.path.normpath
+
+    def rel_of(path: str, directory: bool = False) -> tuple[str, bool]:
+        # os.path.join(top, path), without its generality's cost
+        full = normpath(path if path.startswith("/") else f"{top}/{path}")
+        if full == top:
+            rel = "."
+        elif full.startswith(prefix):
+            rel = full[cut:]
+        else:
+            return full, True
+        if directory:
+            rel = "**" if rel == "." else rel + "/**"
+        return rel, False
+
+    return rel_of

@@ -18,7 +18,7 @@ from linkgate import repofs
 from linkgate.cargo.buildscript import build_script_source
 from linkgate.surface.compiles import ScriptScan, scan_script
 from linkgate.surface.evidence import RecordedRun, Verdicts, probed
-from linkgate.surface.model import Surface, relative
+from linkgate.surface.model import Surface, relative, relative_to
 from linkgate.rustlex import Token, matching, tokenize
 
 
@@ -144,10 +144,12 @@ def add_link_script(
     if source.path is not None:
         rel, outside = relative(root, source.path)
         surface.add_path(rel, f"build script of package {pkg} {origin} {link_desc}", outside, pkg)
-    for raw in rerun_paths:
-        full = manifest_dir / raw
-        rel, outside = relative(root, full, directory=full.is_dir())
-        surface.add_path(rel, f"rerun-if-changed: {trigger}", outside, pkg)
+    # String operations, not pathlib, and the surface's index synced once: a script
+    # may print 100,000 of these lines.
+    base, why, rel_of = os.fspath(manifest_dir), f"rerun-if-changed: {trigger}", relative_to(os.fspath(root))
+    isdir = os.path.isdir
+    fulls = (raw if raw.startswith("/") else f"{base}/{raw}" for raw in rerun_paths)  # os.path.join's result
+    surface.add_paths((rel, why, outside, pkg) for rel, outside in (rel_of(full, isdir(full)) for full in fulls))
     for var in env_vars:
         surface.add_env(var, f"rerun-if-env-changed: {trigger}")
     if any_change:

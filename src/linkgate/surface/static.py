@@ -13,6 +13,8 @@ built mode (``linkgate.surface.compiles``).
 from __future__ import annotations
 
 import re
+from itertools import compress
+from operator import itemgetter
 from dataclasses import dataclass
 
 from linkgate.gate import layout
@@ -45,8 +47,10 @@ class Directives:
 def scan_directives(text: str) -> Directives:
     """Every ``cargo:``/``cargo::`` directive in a string literal of *text*."""
     out = Directives([], [], [], [])
-    for tok in tokenize(text):
-        if tok.kind != "str" or "cargo:" not in tok.text:
+    tokens = tokenize(text)
+    # Only string literals, picked out in C (a script of 100,000 lines is 600,000 tokens).
+    for tok in compress(tokens, map("str".__eq__, map(itemgetter(0), tokens))):
+        if "cargo:" not in tok.text:
             continue
         for m in _DIRECTIVE.finditer(tok.text):
             key, raw = m.group("key"), m.group("value")
