@@ -495,6 +495,15 @@ def render(summary: dict[str, Any], checked: list[dict[str, str]], svg_name: str
     k_one = sum(1 for r in audited if any(r.get("rules", {}).get(rule) for rule in RULES))
     out += [f"| any of the three | {_fmt_share(k_one, n)} | "
             f"{_fmt_share(sum(1 for r in audited if any(r.get('rules_error', {}).get(x) for x in RULES)), n)} |", ""]
+    cats = sorted({r.get("category") or "" for r in audited})
+    if len(cats) > 1:
+        out += ["By category (any level):", "", "| category | audited | " + " | ".join(f"`{x}`" for x in RULES)
+                + " |", "|---|---|" + "---|" * len(RULES)]
+        for cat in cats:
+            group = [r for r in audited if (r.get("category") or "") == cat]
+            out.append(f"| {_md(cat) or '(none)'} | {len(group)} | "
+                       + " | ".join(str(sum(1 for r in group if r.get("rules", {}).get(x))) for x in RULES) + " |")
+        out.append("")
     every: Counter[str] = Counter()
     for r in audited:
         every.update(r.get("rules", {}))
@@ -549,9 +558,18 @@ def render(summary: dict[str, Any], checked: list[dict[str, str]], svg_name: str
         if xs:
             out.append(f"| {label} | {statistics.median(xs):.2f} {unit} | {_pct(xs, .95):.2f} {unit} "
                        f"| {max(xs):.2f} {unit} |")
+    if wall:
+        med, p95 = statistics.median(wall), _pct(wall, .95)
+        out += ["", f"Goal: median under 1 s, 95th percentile under 5 s (wall): median {med:.2f} s "
+                f"({'met' if med < 1 else 'not met'}), p95 {p95:.2f} s ({'met' if p95 < 5 else 'not met'})."]
+    if rss:
+        out += ["", f"Largest peak RSS {max(rss):.0f} MB of the {summary.get('memory_mb', 2048)} MB limit; "
+                f"runs over it: {sum(1 for x in rss if x > summary.get('memory_mb', 2048))} (a run past the "
+                "address-space limit fails with MemoryError and is listed below as an internal error)."]
     slow = sorted(audited, key=lambda r: -(r.get("wall_s") or 0))[:5]
     if slow:
-        out += ["", "Slowest: " + ", ".join(f"`{r['name']}` {r['wall_s']:.2f} s" for r in slow) + "."]
+        out += ["", "Slowest: " + ", ".join(f"`{r['name']}` {r['wall_s']:.2f} s (CPU {r.get('cpu_s') or 0:.2f} s)"
+                                           for r in slow) + "."]
     out += ["", "## Internal errors, timeouts, refusals", ""]
     if not failed:
         out.append("None.")
