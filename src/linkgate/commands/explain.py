@@ -56,10 +56,18 @@ def _run_document(fh: Any) -> tuple[dict[str, Any] | None, Any]:
     import io
     import json
 
+    from linkgate import repofs
+    from linkgate.errors import UsageError
+
     head = fh.peek(256)[:256] if hasattr(fh, "peek") else b""
     if not _RUN_HEAD.match(head):
         return None, fh
-    data = fh.read()
+    # As `report merge` reads a leg's document: at most MAX_PAYLOAD, never a log's 512 MiB in memory.
+    data = fh.read(repofs.MAX_PAYLOAD + 1)
+    if len(data) > repofs.MAX_PAYLOAD:
+        raise UsageError(f"the input begins as a linkgate.run/1 document but is larger than "
+                         f"{repofs.MAX_PAYLOAD // repofs.MIB} MiB",
+                         hint="pass the file `linkgate run --format json --output FILE` wrote, or a build log")
     try:
         doc = json.loads(data)
     except (ValueError, RecursionError):

@@ -131,3 +131,14 @@ def test_history_and_html_report_show_it(ran, capsys, monkeypatch):
     monkeypatch.setenv("LINKGATE_HISTORY", str(base / "imported.sqlite"))
     assert main(["history", "import", str(base / "run.json")]) == 0
     assert _html(base / "imported.sqlite", base / "imported.html", capsys).kinds == ["functions"]
+
+
+def test_explain_refuses_a_run_document_past_32_mib(tmp_path, capsys):
+    big = tmp_path / "big.json"
+    with big.open("w") as fh:
+        fh.write('{"schema": "linkgate.run/1", "results": [], "pad": "')
+        fh.write("x" * (32 * 1024 * 1024))
+        fh.write('"}\n')
+    assert main(["explain", str(big)]) == 2
+    err = capsys.readouterr().err
+    assert "begins as a linkgate.run/1 document but is larger than 32 MiB" in err and "Traceback" not in err
