@@ -87,6 +87,13 @@ def main() -> None:
     print(f"  divergence = \"warn\"  {m_on:7.2f} s   runs: {', '.join(f'{t:.2f}' for t in t_on)}")
     print(f"  difference          {m_on - m_off:+7.2f} s   ({share:+.1f} % of the run; goal <= 5 %: "
           f"{'met' if share <= 5 else 'NOT met'})")
+    # On a shared machine the load drifts over minutes: the two runs of one pair
+    # see nearly the same load, so the median of the pairs' own differences is
+    # steadier than the difference of the medians; the fastest run of each side
+    # is the one the load disturbed least.
+    paired = median([b - a for a, b in zip(t_off, t_on)])
+    print(f"  median of the pairs' differences {paired:+.2f} s ({paired / m_off * 100:+.1f} %); "
+          f"fastest runs {min(t_off):.2f} s off, {min(t_on):.2f} s warn")
     print(f"  the comparison alone, in a fresh interpreter: {alone * 1000:.0f} ms for {files} files "
           f"({alone / m_off * 100:.1f} % of the run), {found} differences found, "
           f"pyelftools {'imported' if elftools else 'not imported'}")
