@@ -26,7 +26,7 @@ from typing import Any
 from linkgate.cargo import frontends
 from linkgate.cargo.cargoargs import installs_crate, parse as parse_cargo, subcommand_word
 from linkgate.cargo.subcommand import NOT_LINKING, known_name
-from linkgate.workflows import coverage, docker, frontcmd, joboutputs, matrix, model, pwsh, reusable
+from linkgate.workflows import actionscripts, coverage, docker, frontcmd, joboutputs, matrix, model, pwsh, reusable
 from linkgate.workflows.coverage import CoverageLog, Gap, StepCoverage
 from linkgate.workflows.gates import GateCommand, GateSource, RunLine, run_line
 from linkgate.workflows.expr import ExprContext, condition, placeholders, render, runner_os, substitute, \
@@ -341,6 +341,8 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
         probe = ShellCommand(("uses:", step.uses), wf.rel, line, cwd, False, {}, ())
         _dockerfile(host, probe, image, scan)
         return True
+    if actionscripts.script_inputs(step.uses) is not None:
+        return _script_inputs(host, gates, wf, step, ctx, cwd, step_env, scan, conds, common)
     if not frontends.known_action(step.uses):
         if not coverage.known_no_cargo_action(step.uses):
             gap = coverage.action_gap(wf.rel, line, step.uses, host.peek)
@@ -386,6 +388,31 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
             **common, file=wf.rel, line=line, argv=tuple(argv), cwd=step_cwd, env=step_env, unknown=unknown,
             via=(f"{wf.rel}:{line} uses: {step.uses}", *action_via), conditional=bool(conds),
             conditions=conds))
+    return True
+
+
+def _script_inputs(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ctx: ExprContext, cwd: str,
+                   step_env: Mapping[str, str], scan: Scan, conds: tuple[str, ...], common: dict[str, Any]) -> bool:
+    """An action that runs its inputs as shell scripts (workflows.actionscripts): each read as a `run:`."""
+    assert step.uses is not None
+    foreign = actionscripts.foreign_shell(step.uses, step.with_)
+    if foreign is not None:
+        line = step.key_lines.get("uses", step.line)
+        language = coverage.INTERPRETERS.get(foreign, foreign)
+        found = tuple(coverage.Mention(wf.rel, v.content_line + m.line - 1, m.text)
+                      for _, v, _ in actionscripts.scripts(step.uses, {**step.with_, "shell": "bash"})
+                      for m in coverage.mentions(wf.rel, str(v)))
+        scan.gap(Gap(wf.rel, line, f"uses: {step.uses} shell: {foreign}", f"a {language} script linkgate does not read",
+                     bool(found), found),
+                 f"`uses: {step.uses}` runs a {language} script linkgate does not read; the cargo commands it runs "
+                 "are not audited" if found else None, cause=f"uses: {step.uses} shell: {foreign}")
+        return False
+    # A VM or container runs the script on its own system; a retry action on the runner's.
+    os_name = ctx.runner_os if actionscripts.on_runner(step.uses) else None
+    for _key, text, powershell in actionscripts.scripts(step.uses, step.with_):
+        # Read as the action runs it: a shell script in the checked-out repository.
+        _run_commands(host, gates, wf, replace(step, run=text), ctx, cwd, step_env, scan, {}, powershell, os_name,
+                      conds, common)
     return True
 
 

@@ -27,6 +27,10 @@ def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, l
                source: bool, offset: int = 0, prefix: dict[str, Value] | None = None) -> list[State]:
     """Run ``fields[offset]`` as a script with the rest as its arguments."""
     path = fields[offset]
+    if source and path.text.endswith(("~/.cargo/env", "$HOME/.cargo/env", "${HOME}/.cargo/env")):
+        # rustup's env script (`. ~/.cargo/env` after installing rustup): it only puts ~/.cargo/bin on PATH.
+        st.status = "true"
+        return [st]
     hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
     rel = script_rel(ev, path.text, st) if path.known else None
     text = ev.host.read_script(rel) if ev.host is not None and rel is not None else None
