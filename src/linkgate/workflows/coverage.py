@@ -32,6 +32,7 @@ STATUSES = ("read", "partly read", "unread")
 _MENTION = re.compile(r"(?<![\w-])(cargo|cross|maturin|napi|wasm-pack|cargo-zigbuild|cargo-make|makers|rustc)"
                       r"(?![\w-])")
 MAX_MENTIONS = 20
+_NAPI_API = re.compile(r"(?<![\w$])(NapiCli|createBuildCommand)(?![\w$])|\.build\s*\(")
 
 # Actions that set up tools or move files and run no cargo of the repository's (each one's
 # action.yml: checkout, cache and artifact steps, toolchain installers, paths-filter).
@@ -118,8 +119,11 @@ def mentions(file: str, text: str | None) -> tuple[Mention, ...]:
     if not text:
         return ()
     out: list[Mention] = []
+    # A JavaScript or TypeScript program that imports the napi CLI builds through its API
+    # (`new NapiCli().build(options)`, `createBuildCommand(argv)`): those lines too.
+    napi_api = "@napi-rs/cli" in text
     for no, line in enumerate(text.split("\n"), start=1):
-        if _MENTION.search(line):
+        if _MENTION.search(line) or (napi_api and _NAPI_API.search(line)):
             out.append(Mention(file, no, line.strip()[:160]))
             if len(out) >= MAX_MENTIONS:
                 break
@@ -149,7 +153,15 @@ _SUFFIXES = {".py": "Python", ".nu": "nushell", ".js": "JavaScript", ".mjs": "Ja
              ".ts": "TypeScript", ".rb": "Ruby", ".pl": "Perl", ".rs": "Rust"}
 # Interpreters by the name a command line or a shebang gives them.
 INTERPRETERS = {"python": "Python", "nu": "nushell", "node": "JavaScript", "deno": "TypeScript", "bun": "JavaScript",
-                "ruby": "Ruby", "perl": "Perl", "rust-script": "Rust", "cargo-script": "Rust"}
+                "ruby": "Ruby", "perl": "Perl", "rust-script": "Rust", "cargo-script": "Rust",
+                # Node's TypeScript runners (tsx, ts-node, oxc-node's oxnode, esno, esbuild-runner, swc-node, vite-node).
+                "tsx": "TypeScript", "ts-node": "TypeScript", "oxnode": "TypeScript", "esno": "TypeScript",
+                "esr": "TypeScript", "swc-node": "TypeScript", "vite-node": "TypeScript"}
+# Options of node (and the runners above, which pass them on) that take a value: never the script.
+INTERPRETER_VALUE_OPTIONS = {"--import", "--require", "-r", "--loader", "--experimental-loader", "--env-file",
+                             "--conditions", "-C", "--input-type", "--project", "-P", "--tsconfig"}
+# A script's language by its suffix wins over its interpreter's (`node x.ts` under a loader, `tsx x.js`).
+_NODE_FAMILY = {"JavaScript", "TypeScript"}
 _VERSIONED = re.compile(r"^(python|pypy|ruby|perl|node)[\d.]*$")
 
 
@@ -158,6 +170,15 @@ def interpreter_language(program: str) -> str | None:
     name = program.rsplit("/", 1)[-1].removesuffix(".exe")
     m = _VERSIONED.match(name)
     return INTERPRETERS.get(m.group(1) if m else name, "Python" if name.startswith("pypy") else None)
+
+
+def script_language(interpreter: str, rel: str) -> str:
+    """The language of the script *rel* that *interpreter* (a language) runs: for Node's family, the suffix's."""
+    if interpreter in _NODE_FAMILY:
+        suffix = next((lang for sfx, lang in _SUFFIXES.items() if rel.endswith(sfx)), None)
+        if suffix in _NODE_FAMILY:
+            return suffix
+    return interpreter
 
 
 def foreign_language(rel: str, text: str) -> str | None:

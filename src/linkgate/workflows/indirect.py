@@ -31,6 +31,8 @@ _ASSIGN = re.compile(r"^(?:export\s+|override\s+)*([A-Za-z_][\w.-]*)\s*(::?=|:::
 _RULE = re.compile(r"^([^\t#=:][^=:]*?)\s*::?\s*([^=]*)$")
 _MAKE_REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")
+# Workspace directories one glob may name (a node_modules-free monorepo has far fewer).
+_MAX_WORKSPACES = 1000
 # As the shell evaluator's cap on one value (shell.words.MAX_VALUE).
 MAX_EXPANSION = 1 << 16
 @dataclass
@@ -117,7 +119,26 @@ class RepoHost:
                      env: Mapping[str, str]) -> tuple[list[Recipe], list[tuple[str, bool]]] | None:
         if not tasks.is_task_runner(argv):
             return None
-        return tasks.task_recipes(self.read_script, argv, cwd, env)
+        return tasks.task_recipes(self.read_script, argv, cwd, env, self.workspace_dirs)
+
+    def workspace_dirs(self, pattern: str) -> list[str]:
+        """The directories *pattern* (a glob relative to the repository) matches, inside the repository only."""
+        if pattern.startswith(("/", "..")) or "\0" in pattern:
+            return []
+        top = self.repo.resolve()
+        out: list[str] = []
+        try:
+            found = sorted(self.repo.glob(pattern)) if pattern not in ("", ".") else [self.repo]
+        except (OSError, ValueError):
+            return []
+        for path in found[:_MAX_WORKSPACES]:
+            real = path.resolve()
+            if not path.is_dir() or not repofs.is_inside(real, top):
+                continue
+            rel = real.relative_to(top).as_posix()
+            if "node_modules" not in rel.split("/"):
+                out.append("" if rel == "." else rel)
+        return out
 
     def make_recipes(
         self, argv: tuple[str, ...], cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]]

@@ -40,8 +40,9 @@ from linkgate.workflows.shell import Evaluator, Frame, ShellCommand, Val
 _HOSTED = re.compile(r"^(ubuntu|windows|macos)-[\w.-]+$", re.I)
 # A `${{ }}` value with these characters changes how bash reads the line
 # (quotes, operators, expansions), so the script is substituted as text and
-# parsed again for that combination instead of reusing the shared parse.
-_SHELL_SYNTAX = re.compile(r"[\"'`$\\;&|<>()\n#{}]")
+# parsed again for that combination instead of reusing the shared parse; so is one with `=`
+# (`run: ${{ matrix.build }}` = `CC=clang yarn build`: GitHub's text makes CC a prefix assignment).
+_SHELL_SYNTAX = re.compile(r"[\"'`$\\;&|<>()\n#{}=]")
 # pwsh and powershell steps are read by workflows.pwsh; a cmd line that runs
 # cargo reads the same as in bash for the simple commands CI uses; Python is skipped.
 _NOT_SHELL = {"python"}
@@ -560,17 +561,37 @@ def _interpreted(host: RepoHost, cmd: ShellCommand, scan: Scan) -> None:
     language = coverage.interpreter_language(cmd.argv[0]) if cmd.argv else None
     if language is None or cmd.cwd_unknown:
         return
-    script = next((a for a in cmd.argv[1:] if not a.startswith("-")), None)
-    if script is None or any(a in ("-m", "-c", "-e") for a in cmd.argv[1:cmd.argv.index(script)]):
+    script = _script_argument(cmd.argv)
+    if script is None:
         return
     rel = posixpath.normpath(posixpath.join(cmd.cwd, script))
     text = host.peek(rel) if not rel.startswith(("..", "/")) else None
     if text is None:
         return
+    language = coverage.script_language(language, rel)
     found = _mentions(host, rel)
     message = f"{rel} is a {language} program linkgate does not read; the cargo commands it runs are not audited"
     scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), f"a {language} program linkgate does not read",
                  bool(found), found, rel), message if found else None, cause=f"script {rel}")
+
+
+def _script_argument(argv: tuple[str, ...]) -> str | None:
+    """The script an interpreter's command line runs: the first word that is no option or an option's
+    value (`node --import X build.ts`, `deno run -A x.ts`); None for `-m`, `-c`, `-e` and `--eval`."""
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if word in ("-m", "-c", "-e", "--eval", "-p", "--print") and not (word == "-p" and argv[0] != "node"):
+            return None
+        if word in coverage.INTERPRETER_VALUE_OPTIONS:
+            i += 2
+            continue
+        if word.startswith("-") or (i == 1 and word in ("run", "exec") and argv[0].rsplit("/", 1)[-1] in
+                                    ("deno", "bun")):
+            i += 1
+            continue
+        return word
+    return None
 
 
 def _completed(host: RepoHost, cmd: ShellCommand, scan: Scan) -> ShellCommand:

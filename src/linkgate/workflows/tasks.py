@@ -29,7 +29,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from linkgate.workflows import justexpr
+from linkgate.workflows import jsworkspaces, justexpr
 from linkgate.workflows.cargomake import Problems, ReadText, cargo_make
 from linkgate.workflows.shell.state import WORKSPACE, Recipe
 JUSTFILE_NAMES = ("justfile", "Justfile", ".justfile", "JUSTFILE")
@@ -48,7 +48,8 @@ def is_task_runner(argv: tuple[str, ...]) -> bool:
 
 
 def task_recipes(read: ReadText, argv: tuple[str, ...], cwd: str,
-                 env: Mapping[str, str] | None = None) -> tuple[list[Recipe], Problems]:
+                 env: Mapping[str, str] | None = None,
+                 dirs: jsworkspaces.ListDirs | None = None) -> tuple[list[Recipe], Problems]:
     """The recipe lines *argv* runs from *cwd* under the job's *env*, and problems
     (message, may hide cargo)."""
     name = argv[0].rsplit("/", 1)[-1]
@@ -58,7 +59,22 @@ def task_recipes(read: ReadText, argv: tuple[str, ...], cwd: str,
     if name in ("cargo", "makers", "cargo-make"):
         rest = [a for a in argv[1:] if not a.startswith("+")]
         return cargo_make(read, rest[1:] if rest and rest[0] == "make" else rest, cwd, env)
+    if dirs is not None:
+        chosen = jsworkspaces.select(read, dirs, name, list(argv[1:]), cwd)
+        if chosen is not None:
+            return _workspace_scripts(read, chosen)
     return _package_script(read, name, list(argv[1:]), cwd)
+
+
+def _workspace_scripts(read: ReadText, chosen: jsworkspaces.Selection) -> tuple[list[Recipe], Problems]:
+    """SCRIPT of each selected workspace package, in its directory, the extra words appended."""
+    out: list[Recipe] = []
+    for pkg in chosen.packages:
+        text = read(pkg.rel) or ""
+        body = pkg.scripts[chosen.script]
+        line = body + (" " + " ".join(shlex.quote(a) for a in chosen.extra) if chosen.extra else "")
+        out.append(Recipe(pkg.rel, _json_key_line(text, chosen.script), line, pkg.dir, chosen.script))
+    return out, list(chosen.problems)
 
 
 # --- just ---------------------------------------------------------------------

@@ -50,3 +50,48 @@ def test_action_inputs_the_action_runs_as_shell_scripts_are_read_as_run_steps(tm
     assert (never["level"], never["subject"], never["unless"]) == (
         "warning", "extra", [f"{WF}:17 (uses: nick-fields/retry@v3 shell: python, a Python script linkgate does "
                              "not read)"])
+
+
+def test_workspace_scripts_of_yarn_npm_and_pnpm_run_in_each_workspace_package(tmp_path: Path) -> None:
+    doc = audit_shape(tmp_path, "js-workspaces")
+    assert [(i["job"], f"{i['file']}:{i['line']}", i["argv"][1:], i["feature_sets_by_package"], i["cwd"])
+            for i in doc["invocations"]] == [
+        # `yarn build --target T`: the root's `workspaces foreach -A --no-private run build`, the
+        # extra words passed on; @m/b is private, packages/old is excluded by `!packages/old`, and
+        # packages/c's build is a TypeScript program (below).
+        ("yarn", "packages/a/package.json:4", ["build", "--platform", "--release", "--features", "simd", "--target",
+                                               "x86_64-unknown-linux-gnu"], ["m-a: simd"], "packages/a"),
+        # `yarn workspace NAME run build`: that package's script, private or not.
+        ("yarn", "packages/b/package.json:5", ["build", "--release", "--features", "gpu"], ["m-b: gpu"], "packages/b"),
+        # `npm run build --workspaces`: every workspace package.
+        ("npm", "packages/a/package.json:4", ["build", "--platform", "--release", "--features", "simd"],
+         ["m-a: simd"], "packages/a"),
+        ("npm", "packages/b/package.json:5", ["build", "--release", "--features", "gpu"], ["m-b: gpu"], "packages/b"),
+        # `npm run build -w DIR`.
+        ("npm", "packages/a/package.json:4", ["build", "--platform", "--release", "--features", "simd"],
+         ["m-a: simd"], "packages/a"),
+        # `pnpm -r --filter NAME run build` (pnpm-workspace.yaml).
+        ("pnpm", "packages/a/package.json:4", ["build", "--platform", "--release", "--features", "simd"],
+         ["m-a: simd"], "packages/a"),
+        ("pnpm", f"{WF}:24", ["check", "--workspace", "--features", "fast"], ["m-a,m-b,m-c: fast"], ""),
+        # `run: ${{ matrix.build }}`: GitHub substitutes the text, so TARGET_CC=clang is a prefix assignment.
+        ("matrix", "packages/b/package.json:5", ["build", "--release", "--features", "gpu"], ["m-b: gpu"],
+         "packages/b"),
+    ]
+    tsx = ("packages/c/package.json:4", "a TypeScript program linkgate does not read", True)
+    assert [(job, line, status, gaps) for job, line, status, gaps in steps(doc) if status != "read"] == [
+        ("npm", 17, "partly read", [tsx]),
+        ("yarn", 9, "partly read", [tsx]),
+        # A TypeScript program that writes no cargo: named, and no `unless`.
+        ("yarn", 11, "partly read", [("package.json:7", "a TypeScript program linkgate does not read", False)]),
+        ("yarn", 12, "partly read", [(f"{WF}:12", "no workspace '@m/old' in the workspaces of package.json; "
+                                      "`yarn build` there not followed", True)]),
+    ]
+    # The napi CLI's API in build.ts is named, line by line.
+    assert sorted(set(mentions(doc))) == [("packages/c/build.ts", 1), ("packages/c/build.ts", 3),
+                                          ("packages/c/build.ts", 5)]
+    never = next(f for f in doc["findings"] if f["rule"] == "never-linked")
+    assert never["level"] == "warning" and never["subject"] == "fast"
+    assert never["unless"][0] == ("packages/c/package.json:4 (tsx ./build.ts --release --target "
+                                  "x86_64-unknown-linux-gnu, a TypeScript program linkgate does not read)")
+    assert not any("tools/x/check.ts" in u or "package.json:7" in u for u in never["unless"])
