@@ -10,7 +10,12 @@ by task. ``[env]`` and ``[tasks.X.env]`` values are strings or tables
 env = {K = V} } }``, decided against the job's environment and the values set
 before them; a condition linkgate cannot decide (platforms, channels, files)
 leaves the variable unknown, and a ``script`` value is unknown. Variables reach
-the task's lines as exported shell variables, so ``${X}`` in ``args`` resolves.
+the task's lines as exported shell variables, so ``${X}`` in ``args`` resolves;
+``-e/--env K=V`` on the command line sets K first. A ``script = { file = F }`` is
+read as its runner's command line (``sh F``; ``rust-script F`` for ``script_runner =
+"@rust"``, a Rust program linkgate names with the lines that write cargo); an
+inline script whose ``script_runner`` is no shell (``@rust``, ``@duckscript``,
+``python``) is named as unread, a gap that may run cargo.
 """
 
 from __future__ import annotations
@@ -30,6 +35,12 @@ ReadText = Callable[[str], "str | None"]
 # Bounds the extend chain (and a file that extends itself).
 MAX_EXTENDS = 16
 _TRUE = {"true", "yes", "1"}
+# script_runner values whose script is a shell script (cargo-make's default is @shell).
+_SHELL_RUNNERS = {"@shell", "sh", "bash", "/bin/sh", "/bin/bash", "zsh"}
+# The program a `script = { file }` of each runner is read as: @rust is rust-script, a Rust program.
+_FILE_RUNNERS = {"@rust": "rust-script", "@shell": "sh", "@duckscript": "duckscript"}
+_RUNNER_LANGUAGES = {"rust": "Rust (rust-script)", "duckscript": "duckscript", "python": "Python",
+                     "python3": "Python", "node": "JavaScript", "pwsh": "PowerShell", "powershell": "PowerShell"}
 
 
 @dataclass
@@ -48,24 +59,38 @@ class _Makefile:
 def cargo_make(read: ReadText, args: list[str], cwd: str, env: Mapping[str, str]) -> tuple[list[Recipe], Problems]:
     file = "Makefile.toml"
     task = None
+    given: dict[str, str] = {}  # `-e/--env K=V`: set before the Makefile's [env] is read
     while args:
         word = args.pop(0)
         if word == "--":
+            # `cargo make [OPTIONS] -- TASK ARGS`: the task follows.
+            if task is None and args:
+                task = args.pop(0)
             break
         if word in ("--makefile",) and args:
             file = args.pop(0)
         elif word in ("-p", "--profile", "-e", "--env", "--cwd", "-t", "--task", "-l", "--loglevel") and args:
             value = args.pop(0)
             task = value if word in ("-t", "--task") else task
+            if word in ("-e", "--env") and "=" in value:
+                key, _, val = value.partition("=")
+                given[key] = val
+        elif word.startswith("--env=") and "=" in word[6:]:
+            key, _, val = word[6:].partition("=")
+            given[key] = val
         elif not word.startswith("-") and task is None:
             task = word
             break
+    env = {**env, **given}
     rel = posixpath.normpath(posixpath.join(cwd, file))
     if read(rel) is None:
         return [], [(f"no {rel}; `cargo make {task or ''}` not followed", True)]
     mk = _Makefile()
     _load(read, rel, mk, [])
     values, unknown = _env(mk.env, dict(env))
+    # The command line's `--env` wins over the Makefile's [env].
+    values = {**values, **given}
+    unknown = {k: v for k, v in unknown.items() if k not in given}
     out: list[Recipe] = []
     _run_task(mk, task or "default", args, posixpath.dirname(rel), values, unknown, out, set())
     return out, mk.problems
@@ -153,6 +178,18 @@ def _condition(cond: Any, env: Mapping[str, str]) -> bool | None:
     return True
 
 
+def _task_names(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        name = value.get("name")
+        return [name] if isinstance(name, str) else [n for n in name if isinstance(n, str)] \
+            if isinstance(name, list) else []
+    if isinstance(value, list):
+        return [n for item in value for n in _task_names(item)]
+    return []
+
+
 def _expand(text: str, env: Mapping[str, str]) -> str:
     return re.sub(r"\$\{([A-Za-z_]\w*)\}", lambda m: env.get(m.group(1), m.group(0)), text)
 
@@ -200,14 +237,33 @@ def _run_task(mk: _Makefile, name: str, args: list[str], home: str, values: dict
         text = text.replace("${@}", " ".join(shlex.quote(a) for a in args))
         out.append(Recipe(source.rel, _task_line(source.lines, name, "command"), text, where, name, unknowns, env))
     script = task.get("script")
+    runner = task.get("script_runner")
+    runner = runner.strip() if isinstance(runner, str) else "@shell"
+    if isinstance(script, dict):
+        # `script = { file = "x" }`: the runner runs that file, as a command line names it.
+        file = script.get("file")
+        if isinstance(file, str) and "${" not in file:
+            line = _task_line(source.lines, name, "script")
+            program = _FILE_RUNNERS.get(runner, runner.lstrip("@"))
+            out.append(Recipe(source.rel, line, f"{program} {shlex.quote(file)}", where, name, unknowns, env))
+        else:
+            mk.problems.append((f"{source.rel}: task {name!r} runs a script file linkgate cannot locate", True))
+        script = None
     if isinstance(script, list):
         script = "\n".join(str(s) for s in script)
+    if isinstance(script, str) and runner not in _SHELL_RUNNERS:
+        language = _RUNNER_LANGUAGES.get(runner.lstrip("@"), runner.lstrip("@"))
+        mk.problems.append((f"{source.rel}:{_task_line(source.lines, name, 'script')}: task {name!r} is a "
+                            f"{language} script (script_runner = {runner!r}) linkgate does not read; the cargo "
+                            "commands it runs are not audited", True))
+        script = None
     if isinstance(script, str):
         line = _task_line(source.lines, name, "script")
         # A multi-line string starts on the line after `script = '''`.
         first = line + 1 if source.lines[line - 1].rstrip().endswith(("'''", '"""', "[")) else line
         out.append(Recipe(source.rel, first, script, where, name, unknowns, env))
+    # `run_task = "x"`, `{ name = "x" }`, `{ name = ["x", "y"] }` or a list of those (the first whose
+    # condition holds runs; conditions are not decided here, so each is read).
     run_task = task.get("run_task")
-    target = run_task if isinstance(run_task, str) else run_task.get("name") if isinstance(run_task, dict) else None
-    if isinstance(target, str):
+    for target in _task_names(run_task):
         _run_task(mk, target, args, home, values, unknown, out, seen)

@@ -214,6 +214,8 @@ def file_kind(rel: str) -> str:
         return "action"
     if rel.startswith(".github/workflows/") and name.endswith((".yml", ".yaml")):
         return "reusable workflow"
+    if name == "CMakeLists.txt" or name.endswith(".cmake"):
+        return "CMake project"
     return "script" if "." in name or "/" in rel else "program"
 
 

@@ -70,6 +70,8 @@ class RepoHost:
         self.images: dict[str, docker.Image] = {}
         # The textual scan of each unread file (workflows.coverage.mentions), made once.
         self.scanned: dict[str, tuple[Mention, ...]] = {}
+        # The source directory of each CMake build directory a `cmake -S SRC -B BUILD` configured.
+        self.cmake_sources: dict[str, str] = {}
 
     def read_script(self, rel: str) -> str | None:
         text = self._read(rel)

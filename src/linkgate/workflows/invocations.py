@@ -25,8 +25,9 @@ from typing import Any
 
 from linkgate.cargo import frontends
 from linkgate.cargo.cargoargs import installs_crate, parse as parse_cargo, subcommand_word
-from linkgate.cargo.subcommand import NOT_LINKING, known_name
-from linkgate.workflows import actionscripts, coverage, docker, frontcmd, joboutputs, matrix, model, pwsh, reusable
+from linkgate.cargo.subcommand import NOT_LINKING, expand_aliases, known_name
+from linkgate.workflows import actionscripts, cmake, coverage, docker, frontcmd, joboutputs, matrix, model, pwsh, \
+    reusable
 from linkgate.workflows.coverage import CoverageLog, Gap, StepCoverage
 from linkgate.workflows.gates import GateCommand, GateSource, RunLine, run_line
 from linkgate.workflows.expr import ExprContext, condition, placeholders, render, runner_os, substitute, \
@@ -318,12 +319,12 @@ def _run_commands(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, c
         if selection is not None:
             for g in _gate_commands(gates, selection, cmd.file, cmd.line, cmd.cwd, cmd.env, cmd.unknown, scan):
                 gate_conds = all_conds + ((g.condition,) if g.condition else ())
-                scan.invocations.append(Invocation(
+                _record(host, scan, Invocation(
                     **common, file=cmd.file, line=cmd.line, argv=g.argv, cwd=g.cwd, env=g.env,
                     via=(*cmd.via, f"{cmd.file}:{cmd.line} {' '.join(cmd.argv)}", g.defined),
                     conditional=bool(gate_conds), conditions=gate_conds))
             continue
-        scan.invocations.append(Invocation(
+        _record(host, scan, Invocation(
             **common, file=cmd.file, line=cmd.line, argv=cmd.argv, cwd=cmd.cwd, env=cmd.env,
             via=cmd.via, unknown=cmd.unknown, conditional=bool(all_conds), conditions=all_conds))
 
@@ -374,7 +375,7 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
                                   "causal surface changed",)
             unknown = tuple(a for a in argv if "${{" in a)
             for g in _gate_commands(gates, selection, wf.rel, line, cwd, step_env, unknown, scan):
-                scan.invocations.append(Invocation(
+                _record(host, scan, Invocation(
                     **common, file=wf.rel, line=line, argv=g.argv, cwd=g.cwd, env=g.env,
                     via=(f"{wf.rel}:{line} uses: {step.uses}", g.defined),
                     conditional=True, conditions=gate_conds + ((g.condition,) if g.condition else ())))
@@ -385,7 +386,7 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
         for cause in unknown:
             scan.gap(Gap(wf.rel, line, " ".join(argv), f"cannot evaluate {cause}", _may_link(argv)),
                      f"cannot evaluate {cause} in `{' '.join(argv)}`; classified as written", cause=cause)
-        scan.invocations.append(Invocation(
+        _record(host, scan, Invocation(
             **common, file=wf.rel, line=line, argv=tuple(argv), cwd=step_cwd, env=step_env, unknown=unknown,
             via=(f"{wf.rel}:{line} uses: {step.uses}", *action_via), conditional=bool(conds),
             conditions=conds))
@@ -415,6 +416,38 @@ def _script_inputs(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, 
         _run_commands(host, gates, wf, replace(step, run=text), ctx, cwd, step_env, scan, {}, powershell, os_name,
                       conds, common)
     return True
+
+
+def _record(host: RepoHost, scan: Scan, inv: Invocation) -> None:
+    """Keep *inv* as a record unless its subcommand is no name cargo builds in, no plugin linkgate
+    knows and no alias of the repository's cargo configuration: then it is a note and a gap that may
+    link, never a record (the last guard, whichever reader produced the command)."""
+    bad = foreign_subcommand(host.repo, inv.argv, inv.cwd)
+    if bad is None:
+        scan.invocations.append(inv)
+        return
+    shown = " ".join(inv.argv)
+    why = f"`{bad}` is not a cargo subcommand, a plugin linkgate knows or an alias of the repository's cargo config"
+    scan.gap(Gap(inv.file, inv.line, shown, why, True),
+             f"cannot tell what `{shown}` runs: {why}; if it builds the project, this command is not audited",
+             cause=bad)
+
+
+def foreign_subcommand(repo: Path, argv: tuple[str, ...], cwd: str) -> str | None:
+    """The subcommand word of *argv* (as cargo runs it) that names nothing cargo knows, or None."""
+    call = parse_cargo(argv)
+    if call is None:
+        return None
+    words = [w for w in (call.subcommand.split(" ")[0], call.hack and subcommand_word(argv)) if w]
+    for word in words:
+        if known_name(word):
+            continue
+        if not cwd.startswith(("/", "..")) and "$" not in cwd and "\0" not in word:
+            _expanded, via = expand_aliases([word], repo / cwd, repo)
+            if via:
+                continue
+        return word
+    return None
 
 
 def _may_link(argv: tuple[str, ...] | list[str]) -> bool:
@@ -502,6 +535,7 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
                      cause=cmd.argv[0])
         else:
             _interpreted(host, cmd, scan)
+            _cmake(host, cmd, scan)
             _dockerfile(host, cmd, docker.built_from(cmd.argv), scan)
     for problem in ev.problems:
         if problem.unread:
@@ -544,6 +578,29 @@ def _dockerfile(host: RepoHost, cmd: ShellCommand, image: docker.Image | None, s
                  bool(found), found, rel),
              f"`{' '.join(cmd.argv)}` builds {rel}, a Dockerfile linkgate does not read; the cargo commands its "
              "RUN lines run are not audited" if found else None, cause=f"Dockerfile {rel}")
+
+
+def _cmake(host: RepoHost, cmd: ShellCommand, scan: Scan) -> None:
+    """`cmake -S SRC -B BUILD` notes the project; `cmake --build BUILD` runs its custom commands and
+    external projects, which linkgate does not read: a gap naming the lines that run cargo."""
+    if cmd.cwd_unknown or not cmd.argv or any("$" in a for a in cmd.argv):
+        return
+    setup = cmake.configured(cmd.argv, cmd.cwd)
+    if setup is not None:
+        host.cmake_sources[setup[1]] = setup[0]
+        return
+    build = cmake.built(cmd.argv, cmd.cwd)
+    if build is None:
+        return
+    source = host.cmake_sources.get(build)
+    project = cmake.project_mentions(host.peek, source) if source is not None else None
+    if project is None:
+        return
+    top, found = project
+    why = f"builds the CMake project {top}, which linkgate does not read"
+    scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), why, bool(found), found, top),
+             f"`{' '.join(cmd.argv)}` {why}; the cargo commands its custom commands and external projects run "
+             "are not audited" if found else None, cause=f"CMake {top}")
 
 
 def _each_member(host: RepoHost, cmd: ShellCommand) -> list[ShellCommand]:

@@ -4,11 +4,16 @@ reason and the lines where a program that runs cargo is written."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 from lgtest import audit_shape
 
+from linkgate.cli import main
+
+SHAPES = Path(__file__).resolve().parents[2] / "fixtures" / "audit" / "shapes"
 WF = ".github/workflows/ci.yml"
 
 
@@ -95,3 +100,50 @@ def test_workspace_scripts_of_yarn_npm_and_pnpm_run_in_each_workspace_package(tm
     assert never["unless"][0] == ("packages/c/package.json:4 (tsx ./build.ts --release --target "
                                   "x86_64-unknown-linux-gnu, a TypeScript program linkgate does not read)")
     assert not any("tools/x/check.ts" in u or "package.json:7" in u for u in never["unless"])
+
+
+def test_cargo_make_rust_script_tasks_are_named_unread_and_file_scripts_are_followed(tmp_path: Path) -> None:
+    doc = audit_shape(tmp_path, "cargo-make-scripts")
+    assert [(f"{i['file']}:{i['line']}", i["argv"][1:], i["feature_sets"]) for i in doc["invocations"]] == [
+        # `script = { file = "ci/test.sh" }` is run; `--env FEATURES=tls -- TASK` sets FEATURES.
+        ("ci/test.sh:3", ["test", "--features", "tls"], ["tls"]),
+        # `run_task = [{ name = ... }]`, with `-e FEATURES=gui`.
+        ("ci/test.sh:3", ["test", "--features", "gui"], ["gui"]),
+        (f"{WF}:13", ["check", "--features", "simd"], ["simd"]),
+    ]
+    rust = ("Makefile.toml:3", "a Rust program linkgate does not read", True)
+    inline = (f"{WF}:10", "Makefile.toml:7: task 'inline-rust' is a Rust (rust-script) script (script_runner = "
+              "'@rust') linkgate does not read; the cargo commands it runs are not audited", True)
+    assert steps(doc) == [("tasks", 8, "read", []), ("tasks", 9, "partly read", [rust]),
+                          ("tasks", 10, "partly read", [inline]), ("tasks", 11, "read", []),
+                          ("tasks", 12, "read", []), ("tasks", 13, "read", [])]
+    # The rust-script file is scanned for the programs that run cargo.
+    assert mentions(doc) == [("scripts/build_binary.rs", 1), ("scripts/build_binary.rs", 7)]
+    never = next(f for f in doc["findings"] if f["rule"] == "never-linked")
+    assert (never["level"], never["subject"], [u.split(" ")[0] for u in never["unless"]]) == (
+        "warning", "simd", ["Makefile.toml:3", f"{WF}:10"])
+
+
+def test_a_cmake_build_names_the_project_files_that_run_cargo(tmp_path: Path) -> None:
+    doc = audit_shape(tmp_path, "cmake-cargo")
+    why = "builds the CMake project ffi/CMakeLists.txt, which linkgate does not read"
+    # The configure step records the source of `build`; the build step runs the project's commands.
+    assert steps(doc) == [("cmake", 8, "read", []), ("cmake", 9, "read", []),
+                          ("cmake", 10, "partly read", [(f"{WF}:10", why, True)]), ("cmake", 11, "read", [])]
+    # The included .cmake file and the add_subdirectory'd CMakeLists.txt, comments left out.
+    assert mentions(doc) == [("ffi/cmake/rust.cmake", 6), ("ffi/tests/CMakeLists.txt", 2)]
+    never = next(f for f in doc["findings"] if f["rule"] == "never-linked")
+    assert (never["level"], never["unless"]) == ("warning", [f"{WF}:10 (cmake --build build, {why})"])
+
+
+def test_a_cmake_build_of_a_project_without_cargo_is_no_gap(tmp_path: Path) -> None:
+    repo = tmp_path / "plain"
+    shutil.copytree(SHAPES / "cmake-cargo", repo)
+    (repo / "ffi" / "cmake" / "rust.cmake").write_text("add_library(shim STATIC shim.c)\n")
+    (repo / "ffi" / "tests" / "CMakeLists.txt").write_text("add_executable(t t.c)\n")
+    out = tmp_path / "audit.json"
+    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
+    doc = json.loads(out.read_text())
+    assert [g["may_run_cargo"] for wf in doc["coverage"]["workflows"] for job in wf["jobs"] for s in job["steps"]
+            for g in s["gaps"]] == [False]
+    assert [(f["rule"], f["level"]) for f in doc["findings"]] == [("never-linked", "error")]
