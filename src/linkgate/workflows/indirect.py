@@ -72,6 +72,9 @@ class RepoHost:
         self.scanned: dict[str, tuple[Mention, ...]] = {}
         # The source directory of each CMake build directory a `cmake -S SRC -B BUILD` configured.
         self.cmake_sources: dict[str, str] = {}
+        # Directories the job being read checks out from another repository (`actions/checkout`
+        # with `repository:` and `path:`), each with that OWNER/REPO.
+        self.foreign_checkouts: dict[str, str] = {}
 
     def read_script(self, rel: str) -> str | None:
         text = self._read(rel)
@@ -122,6 +125,12 @@ class RepoHost:
         if not tasks.is_task_runner(argv):
             return None
         return tasks.task_recipes(self.read_script, argv, cwd, env, self.workspace_dirs)
+
+    def checked_out_from(self, rel: str) -> str | None:
+        for directory, repo in self.foreign_checkouts.items():
+            if rel == directory or rel.startswith(directory + "/"):
+                return repo
+        return None
 
     def workspace_dirs(self, pattern: str) -> list[str]:
         """The directories *pattern* (a glob relative to the repository) matches, inside the repository only."""

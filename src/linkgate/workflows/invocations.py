@@ -253,6 +253,7 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
     job_dir = job.working_directory or wf.working_directory or ""
     carried: dict[str, str] = {}  # what steps wrote to $GITHUB_ENV
     outputs: dict[str, dict[str, str]] = {}  # what steps wrote to $GITHUB_OUTPUT, by step id
+    host.foreign_checkouts = {}
     for step in job.steps:
         env = {**env, **carried}
         step_env = _env_layer(env, step.env, ExprContext(matrix=combo, env=env, runner_os=os_name, inputs=inputs,
@@ -283,12 +284,28 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
                 if step.id and not conds:
                     outputs[step.id] = written
         elif step.uses:
+            _foreign_checkout(step, ctx, host)
             understood = _action_step(host, gates, wf, step, ctx, cwd, step_env, scan, conds, common)
         scan.coverage.add(StepCoverage(
             wf.rel, job.id, step.index, step.line, _step_label(step), "run" if step.run is not None else "action",
             coverage.status_of(scan._gaps, understood), tuple(scan._gaps),
             tuple(dict.fromkeys(t for t in host.touched if t not in scan._not_followed))))
         scan.chains.setdefault((wf.rel, job.id, step.index), {}).setdefault(tuple(c.key for c in callers), callers)
+
+
+def _foreign_checkout(step: Step, ctx: ExprContext, host: RepoHost) -> None:
+    """`actions/checkout` of another repository into `path:`: what the job runs from there is not ours."""
+    assert step.uses is not None
+    if frontends.canonical_action(step.uses) != "actions/checkout":
+        return
+    repository, path = step.with_.get("repository"), step.with_.get("path")
+    if not isinstance(repository, str) or not isinstance(path, str):
+        return
+    repository = substitute_plain(repository, ctx)[0].strip()
+    directory = _clean_dir(substitute_plain(path, ctx)[0].strip())
+    if repository and "${{" not in repository and "github.repository" not in repository and directory \
+            and not directory.startswith(".."):
+        host.foreign_checkouts[directory] = repository
 
 
 def _step_label(step: Step) -> str:
@@ -500,16 +517,25 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
         textual = substitute(step.run, ctx)
         text = textual.text
         exprs = [Val(o, (o,)) for o in textual.unknown.values()]
+    pwsh_unknowns: dict[str, Val] = {}
     if powershell:
         translated = pwsh.to_bash(text)
         text = translated.text
         for row, cause, message in translated.problems:
             scan.gap(Gap(wf.rel, step.run.content_line + row, "", message, True), message, cause=cause)
+        for row, var, name, expression in translated.unknowns:
+            # `$x = (Get-Date).Year`: $x is unknown, and the note names the line that set it.
+            cause = f"{name} (set by the PowerShell expression `{expression}` at {wf.rel}:{step.run.content_line + row})"
+            pwsh_unknowns[var] = Val(name, (cause,))
     key = (text, wf.rel, step.run.content_line, tuple(sorted(env.items())), cwd, tuple(exprs), os_name)
     ev = scan._evaluated.get(key)
     if ev is None:
         ev = scan._evaluated[key] = Evaluator(host, exprs)
         shell_env = _shell_env(env)
+        if powershell:
+            # What the PowerShell reader does not compute reads as this unknown value (workflows.pwsh).
+            shell_env[pwsh.UNREAD_VAR] = Val("$(pwsh-expression)", ("$(pwsh-expression)",))
+            shell_env.update(pwsh_unknowns)
         if os_name is not None:
             shell_env.setdefault("RUNNER_OS", Val(os_name))
         ev.run_text(text, Frame(wf.rel, step.run.content_line), ev.new_shell(shell_env, cwd, False))

@@ -29,7 +29,10 @@ from dataclasses import dataclass, field
 _MAY_RUN_CARGO = re.compile(r"\b(cargo|cross|maturin|wasm-pack|just|npm|yarn|pnpm|makers)\b|\.(ps1|sh|bat|cmd)\b",
                             re.I)
 _VAR = re.compile(r"\$\{env:(\w+)\}|\$env:(\w+)|\$\{(\w+)\}|\$(\w+)", re.I)
-_ASSIGN = re.compile(r"^\$(env:)?(\w+)\s*(\+?=)\s*(.*)$", re.I | re.S)
+# `$x = v`, `$env:X = v`, and the braced forms `${x} = v`, `${env:X} = v`.
+_ASSIGN = re.compile(r"^\$(?:\{(env:)?(\w+)\}|(env:)?(\w+))\s*(\+?=)\s*(.*)$", re.I | re.S)
+# A value read as one word: a quoted string, a bare word, a variable (braced or not).
+_SIMPLE = re.compile(r"^('([^']|'')*'|\"([^\"`]|`.)*\"|[\w./:\\-]+|\$\w+|\$env:\w+|\$\{(env:)?\w+\})$", re.I | re.S)
 _REDIRECT = re.compile(r"^((?:[1-6*])?>>?(?:&[12])?)(.*)$")
 _RUNNER_TESTS = {"iswindows": "Windows", "islinux": "Linux", "ismacos": "macOS"}
 _LOCATION = {"cd", "set-location", "sl", "chdir", "push-location", "pushd"}
@@ -37,7 +40,10 @@ _QUIET = {"write-host", "write-output", "echo", "write-verbose", "write-warning"
           "write-information", "out-null", "set-strictmode"}
 
 
-_UNREAD = "$(pwsh-expression)"  # a value the reader does not compute: unknown to the evaluator
+# A value the reader does not compute: a variable the step's shell holds as unknown (UNREAD_VAR,
+# set by the caller), never a command the evaluator would run.
+UNREAD_VAR = "LG_PWSH_EXPRESSION"
+_UNREAD = "${" + UNREAD_VAR + "}"
 
 
 @dataclass
@@ -45,6 +51,9 @@ class Translated:
     text: str
     # (row, cause, message) of what was not read and may hide cargo.
     problems: list[tuple[int, str, str]] = field(default_factory=list)
+    # (row, bash variable, PowerShell name, expression) of each assignment whose value is not read:
+    # the caller gives the shell that variable as an unknown naming the line.
+    unknowns: list[tuple[int, str, str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -57,6 +66,7 @@ class _Reader:
     def __init__(self, lines: list[str]) -> None:
         self.out: list[list[str]] = [[] for _ in lines]
         self.problems: list[tuple[int, str, str]] = []
+        self.unknowns: list[tuple[int, str, str, str]] = []
         self.stack: list[_Block] = []
         self.header: tuple[str, str] | None = None  # (opener, kind) waiting for its `{`
         self.open_if: int | None = None  # row of an `if` just closed, that an `else` may continue
@@ -183,7 +193,7 @@ class _Reader:
         if not m:
             return "for unread in '(pwsh-foreach)'; do"
         items = self.items(m.group(2).strip())
-        return f"for {m.group(1).lower()} in {' '.join(items) if items is not None else '$(pwsh-expression)'}; do"
+        return f"for {m.group(1).lower()} in {' '.join(items) if items is not None else _UNREAD}; do"
 
     def items(self, text: str) -> list[str] | None:
         """A literal list (`a, 'b', @("c")`) or an array variable, as bash words; None otherwise."""
@@ -206,16 +216,21 @@ class _Reader:
             return
         m = _ASSIGN.match(text)
         if m:
-            env, name, op, value = m.groups()
+            env_b, name_b, env_p, name_p, op, value = m.groups()
+            env, name = (env_b, name_b) if name_b else (env_p, name_p)
             name = name if env else name.lower()
             value = value.strip()
-            items = self.items(value) if "," in value or value.startswith("@(") else None
+            listed = len(_split_commas(value)) > 1 and len(_split_top(value, "+")) == 1
+            items = self.items(value) if listed or value.startswith("@(") else None
             if items is not None and not env:
                 self.emit(row, f"{name}=({' '.join(items)})")
                 return
             bash = self.value(value)
             if bash == _UNREAD:
                 self.problem(row, text, "expression")  # `$x = cargo metadata ...`, `$x = a && b`: runs what it names
+                var = f"LG_PWSH_{row}_{len(self.unknowns)}"
+                self.unknowns.append((row, var, f"${'env:' if env else ''}{name}", value[:60]))
+                bash = "${" + var + "}"
             if op == "+=":
                 bash = f'"${{{name}}}"{bash}'
             self.emit(row, f"{'export ' if env else ''}{name}={bash}")
@@ -250,6 +265,13 @@ class _Reader:
         if text.startswith(("[", "(", "$(")) or re.match(r"^\$\w+\.", text) or _ASSIGN.match(text):
             self.problem(row, shown, "expression")
             return None
+        if text.startswith(("$", "'", '"', "@(", "@{")) or re.match(r"^-?\d", text):
+            # An expression statement (`$x`, `"text"`, `$a + $b`): PowerShell writes its value and runs
+            # nothing, unless a part of it calls something (then it is not read, and named).
+            if "(" in text or "&" in text or "|" in text:
+                self.problem(row, shown, "expression")
+                return None
+            return ""
         if text.startswith(("& ", ". ")):
             text = text[2:].strip()
         words = _words(text)
@@ -301,8 +323,12 @@ class _Reader:
         return f"echo {self.word(values[0])} >> $GITHUB_ENV"
 
     def value(self, text: str) -> str:
-        if re.match(r"^('([^']|'')*'|\"([^\"`]|`.)*\"|[\w./:\\-]+|\$\w+|\$env:\w+)$", text, re.I | re.S):
+        if _SIMPLE.match(text):
             return self.word(text)
+        # `$a + "-" + $b`: strings joined (a sum of numbers alone is not read).
+        parts = [p.strip() for p in _split_top(text, "+")]
+        if len(parts) > 1 and all(p and _SIMPLE.match(p) for p in parts) and not all(p.isdigit() for p in parts):
+            return "".join(self.word(p) for p in parts)
         return _UNREAD
 
     def word(self, text: str) -> str:
@@ -338,7 +364,7 @@ class _Reader:
                     if depth == 0:
                         break
                     j += 1
-                out.append("$(pwsh-expression)")
+                out.append(_UNREAD)
                 i = j + 1
                 continue
             m = _VAR.match(text, i) if c == "$" else None
@@ -346,7 +372,7 @@ class _Reader:
                 env_name = m.group(1) or m.group(2)
                 name = env_name or (m.group(3) or m.group(4))
                 if not env_name and name.lower() in _RUNNER_TESTS:
-                    out.append("$(pwsh-expression)")
+                    out.append(_UNREAD)
                 else:
                     out.append("${" + (name if env_name else name.lower()) + "}")
                 i = m.end()
@@ -386,6 +412,12 @@ def _split_top(text: str, seps: str, keep: str = "") -> list[str]:
         elif c in "'\"":
             quote = c
             cur.append(c)
+        elif c == "$" and text[i + 1 : i + 2] == "{" and "}" in text[i + 2 :]:
+            # `${x}`, `${env:X}`: a braced variable, one piece, never a block.
+            end = text.index("}", i + 2)
+            cur.append(text[i : end + 1])
+            i = end + 1
+            continue
         elif c == "(":
             depth += 1
             cur.append(c)
@@ -448,7 +480,7 @@ def to_bash(text: str) -> Translated:
             reader.emit(last, "done")
         elif block.kind == "group":
             reader.emit(last, "}")
-    return Translated("\n".join(_join(fragments) for fragments in reader.out), reader.problems)
+    return Translated("\n".join(_join(fragments) for fragments in reader.out), reader.problems, reader.unknowns)
 
 
 def _join(fragments: list[str]) -> str:

@@ -147,3 +147,37 @@ def test_a_cmake_build_of_a_project_without_cargo_is_no_gap(tmp_path: Path) -> N
     assert [g["may_run_cargo"] for wf in doc["coverage"]["workflows"] for job in wf["jobs"] for s in job["steps"]
             for g in s["gaps"]] == [False]
     assert [(f["rule"], f["level"]) for f in doc["findings"]] == [("never-linked", "error")]
+
+
+def test_scripts_run_by_an_interpreter_or_sourced_are_read_with_or_without_a_slash(tmp_path: Path) -> None:
+    doc = audit_shape(tmp_path, "scripts-called")
+    assert [(i["job"], f"{i['file']}:{i['line']}", i["feature_sets"]) for i in doc["invocations"]] == [
+        ("scripts", "ci/test.sh:3", ["a"]),  # bash ci/test.sh
+        ("scripts", "build.sh:1", ["b"]),  # sh build.sh: no slash, the working directory's file
+        ("scripts", f"{WF}:13", ["c"]),  # `. env.sh` exports FEATURES
+        ("scripts", "ci/test.sh:3", ["a"]),  # cd ci && sh test.sh
+        ("tools", f"{WF}:26", ["tools"]),
+    ]
+    foreign = (f"{WF}:25", "checked out from example/ci-tools at run time: tools/ci/run_task.sh is not in the "
+               "repository, so the cargo commands it runs are not audited", True)
+    assert [s for s in steps(doc) if s[2] != "read"] == [("tools", 25, "partly read", [foreign])]
+    assert {f["file"] for f in doc["coverage"]["files"]} == {"build.sh", "ci/test.sh", "env.sh"}
+    never = next(f for f in doc["findings"] if f["rule"] == "never-linked")
+    assert (never["level"], never["subject"], [u.split(" ")[0] for u in never["unless"]]) == (
+        "warning", "tools", [f"{WF}:25"])
+
+
+def test_powershell_braced_assignments_string_sums_and_expression_statements(tmp_path: Path) -> None:
+    doc = audit_shape(tmp_path, "pwsh-assign")
+    assert [(i["line"], i["argv"][1:]) for i in doc["invocations"]] == [
+        # `${features} = ...`, `${env:X} = ...`, `$all = $features + ",gpu"`; `$all` and a string
+        # alone are expression statements: written out, no command.
+        (15, ["build", "--features", "simd,gpu", "--target", "x86_64-pc-windows-msvc"]),
+        (18, ["test", "--features", "$year"]),
+        (19, ["check", "--features", "year"]),
+    ]
+    why = "cannot evaluate $year (set by the PowerShell expression `(Get-Date).Year` at .github/workflows/ci.yml:17)"
+    assert steps(doc) == [("windows", 8, "read", []), ("windows", 9, "read", []),
+                          ("windows", 16, "partly read", [(f"{WF}:18", why, True)]), ("windows", 19, "read", [])]
+    never = next(f for f in doc["findings"] if f["rule"] == "never-linked")
+    assert (never["level"], never["subject"]) == ("warning", "year")

@@ -33,3 +33,16 @@ def test_redirections_are_where_output_goes_not_arguments() -> None:
     out = to_bash("cargo --version > Cargo.version\ncargo build 2>&1 | Tee-Object log\ncargo test *> $null\n"
                   "cargo doc >>docs.log")
     assert out.text.split("\n") == ["cargo --version", "cargo build", "cargo test >/dev/null", "cargo doc"]
+
+
+def test_braced_assignments_string_sums_and_expression_statements_run_nothing() -> None:
+    from linkgate.workflows import pwsh
+
+    done = pwsh.to_bash('${x} = "a"\n${env:T} = \'b\'\n$y = $x + ",c"\n$y\n"text $y"\n$z = (Get-Date).Year\n'
+                        '$x + (cargo metadata)\n')
+    assert done.text.split("\n")[:5] == ['x="a"', "export T=b", 'y="${x}"",c"', "", ""]
+    # An unread value is an unknown variable naming its line, never a command.
+    assert done.text.split("\n")[5] == "z=${LG_PWSH_5_0}"
+    assert done.unknowns == [(5, "LG_PWSH_5_0", "$z", "(Get-Date).Year")]
+    assert "pwsh-expression)" not in done.text
+    assert [(row, cause) for row, cause, _ in done.problems] == [(6, "PowerShell expression")]

@@ -32,7 +32,7 @@ def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, l
         st.status = "true"
         return [st]
     hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
-    rel = script_rel(ev, path.text, st) if path.known else None
+    rel = script_rel(ev, path.text, st, named=source or offset > 0) if path.known else None
     text = ev.host.read_script(rel) if ev.host is not None and rel is not None else None
     if note_refused(ev, frame, line):
         capture_fails(ev)
@@ -55,6 +55,15 @@ def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, l
         # would be nonsense, so it is named (with the lines that write cargo) and left unread.
         ev.problem(frame.file, line, f"script {rel}", f"script {rel} is a {language} program linkgate does not "
                    "read; the cargo commands it runs are not audited", True, unread=rel or "")
+        capture_fails(ev)
+        ev.emit(fields, st, frame, line, {})
+        st.status = "assumed"
+        return [st]
+    foreign = ev.host.checked_out_from(rel) if text is None and ev.host is not None and rel is not None else None
+    if foreign is not None:
+        # `actions/checkout` with `repository:` and `path:` brought it at run time: not this repository's.
+        ev.problem(frame.file, line, f"script {rel}", f"checked out from {foreign} at run time: {rel} is not in "
+                   "the repository, so the cargo commands it runs are not audited", True)
         capture_fails(ev)
         ev.emit(fields, st, frame, line, {})
         st.status = "assumed"
@@ -248,17 +257,20 @@ def call_function(ev: ShellEvaluator, name: str, fields: list[Val], st: State, f
     return ends
 
 
-def script_rel(ev: ShellEvaluator, name: str, st: State) -> str | None:
-    """The repository path of a script run by path, if *name* is one."""
+def script_rel(ev: ShellEvaluator, name: str, st: State, named: bool = False) -> str | None:
+    """The repository path of a script run by path, if *name* is one. *named*: the script is an
+    argument (`bash x.sh`, `sh ci/t.sh`, `. env.sh`, `source env.sh`), so a name without a slash
+    is a file of the working directory too (bash reads it from there; `.` and `source` look in
+    PATH first, where a repository's script is not)."""
     if name.startswith(WORKSPACE + "/"):
         rel = name[len(WORKSPACE) + 1 :]
-    elif "/" not in name or name.startswith(("/", "~")) or st.cwd_unknown:
+    elif name.startswith(("/", "~")) or st.cwd_unknown or ("/" not in name and not named):
         return None
     else:
         rel = clean(posixpath.join(st.cwd, name))
     if rel.startswith("..") or rel.startswith("/"):
         return None
-    if name.endswith((".sh", ".bash")) or name.startswith("./"):
+    if name.endswith((".sh", ".bash")) or name.startswith("./") or named:
         return rel
     text = ev.host.read_script(rel) if ev.host is not None else None
     first = text.split("\n", 1)[0] if text else ""

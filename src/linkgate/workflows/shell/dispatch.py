@@ -43,6 +43,9 @@ class Host(Protocol):
                      env: Mapping[str, str]) -> tuple[list[Recipe], list[tuple[str, bool]]] | None:
         """The lines a task runner (just, cargo make, npm run) runs; None when *argv* is no task runner."""
 
+    def checked_out_from(self, rel: str) -> str | None:
+        """OWNER/REPO when *rel* lies in a directory the job checks out from another repository."""
+
 
 class ShellEvaluator(Protocol):
     """What a handler may use of the evaluator (``interp.Evaluator`` is one)."""
