@@ -265,7 +265,8 @@ class _Reader:
         if text.startswith(("[", "(", "$(")) or re.match(r"^\$\w+\.", text) or _ASSIGN.match(text):
             self.problem(row, shown, "expression")
             return None
-        if text.startswith(("$", "'", '"', "@(", "@{")) or re.match(r"^-?\d", text):
+        if (text.startswith(("$", "'", '"', "@(", "@{")) or re.match(r"^-?\d", text)) \
+                and "github_env" not in text.lower():  # `"K=V" | Out-File $env:GITHUB_ENV`: read below
             # An expression statement (`$x`, `"text"`, `$a + $b`): PowerShell writes its value and runs
             # nothing, unless a part of it calls something (then it is not read, and named).
             if "(" in text or "&" in text or "|" in text:
