@@ -244,3 +244,18 @@ def test_a_call_of_a_missing_or_invalid_workflow_is_named_and_contradicts_nothin
         ("unread", ["a workflow linkgate did not read (not valid: "
                     + jobs["broken"][0]["gaps"][0]["why"].split("(not valid: ", 1)[1]]),
     ]
+
+
+def test_the_calling_jobs_if_narrows_the_events_and_an_undecided_one_is_a_condition(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    _write(repo, {**_CRATE,
+                  ".github/workflows/ci.yml": "on: [push, pull_request]\njobs:\n  call:\n"
+                                              "    if: github.event_name == 'push' && github.actor != 'bot'\n"
+                                              "    uses: ./.github/workflows/t.yml\n",
+                  ".github/workflows/t.yml": "on: workflow_call\njobs:\n  t:\n    runs-on: ubuntu-latest\n"
+                                             "    timeout-minutes: 9\n    steps:\n      - run: cargo test\n"})
+    doc = audit_dir(repo, tmp_path)
+    assert [(i["job_label"], i["trigger"]["events"], i["conditional"], i["conditions"]) for i in doc["invocations"]] == [
+        ("ci/call / t", ["push"], True,
+         [".github/workflows/ci.yml:3 job if: github.event_name == 'push' && github.actor != 'bot'"]),
+    ]
