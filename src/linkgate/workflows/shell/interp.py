@@ -18,7 +18,7 @@ literal ``for``, and ``state.MAX_PATHS`` live paths.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from linkgate.workflows.shell.conditions import evaluate_test
@@ -27,7 +27,7 @@ from linkgate.workflows.shell.dispatch import HANDLERS, MAX_DEPTH as MAX_DEPTH, 
 from linkgate.workflows.shell.names import assigned_names
 from linkgate.workflows.shell.parse import parse_script
 from linkgate.workflows.shell.state import WORKSPACE, Frame, ShellCommand, ShellProblem, State, merge
-from linkgate.workflows.shell.syntax import Broken, FuncDef, Not, Pipeline, Seq, Stmt, Subshell, Subst, Test, Unset
+from linkgate.workflows.shell.syntax import Broken, Command, FuncDef, Lit, Not, Pipeline, Seq, Stmt, Subshell, Subst, Test, Unset
 from linkgate.workflows.shell.words import MAX_VALUE, Val, Value, unknown
 
 # Variables by which other CI systems announce themselves (Travis, AppVeyor,
@@ -164,9 +164,43 @@ def _not(ev: ShellEvaluator, stmt: Not, st: State, frame: Frame) -> list[State]:
     return out
 
 
+def _text_filter(item: Stmt) -> Callable[[str], str] | None:
+    """A pipeline stage that only rewrites its input, all words literal: `tr SET1 SET2` (sets of
+    plain characters, as long as each other), `cat`; None for anything else."""
+    if not isinstance(item, Command) or item.assigns or item.heredoc is not None or item.output is not None:
+        return None
+    if not all(len(w) == 1 and isinstance(w[0], Lit) for w in item.words):
+        return None
+    words = [w[0].text for w in item.words if isinstance(w[0], Lit)]
+    if words == ["cat"]:
+        return lambda text: text
+    if len(words) == 3 and words[0] == "tr" and not words[1].startswith("-") and len(words[1]) == len(words[2]) \
+            and not any(c in "\\[]-" for c in words[1] + words[2]):
+        table = str.maketrans(words[1], words[2])
+        return lambda text: text.translate(table)
+    return None
+
+
 @register(Pipeline, Subshell)
 def _subshells(ev: ShellEvaluator, stmt: Pipeline | Subshell, st: State, frame: Frame) -> list[State]:
     items = stmt.items if isinstance(stmt, Pipeline) else (stmt.body,)
+    if isinstance(stmt, Pipeline) and len(items) > 1 and ev.capture and ev.capture[-1] is not None:
+        # `$(echo $features | tr ' ' ',')`: what the first stage writes, rewritten by the others.
+        filters = [_text_filter(item) for item in items[1:]]
+        if all(f is not None for f in filters):
+            start = len(ev.capture[-1])
+            ends = ev.exec(items[0], st.copy(), frame)
+            out = ev.capture[-1]
+            if out is not None:
+                text = "".join(out[start:])
+                for f in filters:
+                    assert f is not None
+                    text = f(text)
+                del out[start:]
+                out.append(text)
+            statuses = {s.status for s in ends}
+            st.status = statuses.pop() if len(statuses) == 1 else "unknown"
+            return [st]
     statuses = set()
     for item in items:
         # Each side of a pipe, like ( ... ), runs in a subshell: cd and

@@ -274,3 +274,14 @@ def test_other_ci_systems_variables_are_unset_on_github() -> None:
     # A variable of unknown origin still forks: it may come from a self-hosted runner.
     evaluated = run('if [ "$GPU_HOST" = "true" ]; then export T=1; fi\ncargo test\n')
     assert len(evaluated.commands) == 2
+
+
+def test_a_captured_pipeline_through_tr_or_cat_is_computed() -> None:
+    script = ('get_args() {\n  local f="runtime extra"\n  echo "--features $(echo $f | tr \' \' \',\')"\n}\n'
+              'ARGS=`get_args`\ncargo test $ARGS\ncargo check --features "$(echo a b | cat)"\n'
+              'cargo build --features "$(echo a | sed s/a/b/)"\n')
+    ev = evaluate(script, "ci/test.sh", 1, {})
+    cargo = [c for c in ev.commands if c.argv[0] == "cargo"]
+    assert [c.argv[1:] for c in cargo[:2]] == [("test", "--features", "runtime,extra"), ("check", "--features", "a b")]
+    # Any other stage (sed) leaves the value unknown, as before.
+    assert cargo[2].unknown == ('$(echo a | sed s/a/b/)',)
