@@ -157,11 +157,19 @@ def _relative(path: str | None) -> str | None:
 
 def case(r: GateResult) -> Case:
     details = "\n".join(r.linker_lines or r.messages)
+    failed_by = _diverged(r)
+    if failed_by:
+        # A leg that linked and fails the gate (divergence or lto-skipped set to "fail").
+        details = "\n".join([*r.messages, *(f"{d.target}: {d.detail} ({d.kind})" for d in r.divergence or ()
+                                             if d.level == "error"),
+                             *(f"lto-skipped: {d.message}" for d in r.diagnostics
+                               if d.kind == "lto-skipped" and d.level == "error")])
     return Case(
         suite="linkgate.run",
         name=f"{r.gate} [{r.linker}]",
-        ok=r.ok and r.proven,
-        message="" if r.ok else headline(r),
+        ok=r.ok and r.proven and not failed_by,
+        message=headline(r) + ", and the gate fails it: see the details" if failed_by else
+        ("" if r.ok else headline(r)),
         details=details,
         duration_s=r.duration_s,
     )
@@ -347,8 +355,9 @@ def report_from_results(items: list[dict[str, Any]]) -> Report:
             detail = (i.get("linker_output") or i.get("messages") or [""])[0]
             found.append(Finding(rule=i["verdict"], level="error",
                                  message=f"{where}: {i['verdict']}" + (f": {detail}" if detail else "")))
-        ok = i["verdict"] == LINKED and bool(i["proven"])
-        cases.append(Case(suite="linkgate.run", name=where, ok=ok, message="" if ok else i["verdict"],
+        ok = i["verdict"] == LINKED and bool(i["proven"]) and i not in failing
+        cases.append(Case(suite="linkgate.run", name=where, ok=ok,
+                          message="" if ok else i["verdict"] + (" (the gate fails it)" if i in failing else ""),
                           details="\n".join(i.get("linker_output") or i.get("messages") or []),
                           duration_s=float(i["duration_s"])))
     linked = sum(i["verdict"] == LINKED for i in items)

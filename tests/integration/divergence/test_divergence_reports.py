@@ -142,3 +142,22 @@ def test_explain_refuses_a_run_document_past_32_mib(tmp_path, capsys):
     assert main(["explain", str(big)]) == 2
     err = capsys.readouterr().err
     assert "begins as a linkgate.run/1 document but is larger than 32 MiB" in err and "Traceback" not in err
+
+
+def test_junit_fails_the_leg_that_fails_the_gate(ran, capsys, monkeypatch):
+    import xml.etree.ElementTree as ET
+
+    base = ran["base"]
+    assert main(["report", "merge", "-f", "junit", str(base / "run.json")]) == 0
+    cases = {c.get("name"): c for c in ET.fromstring(capsys.readouterr().out).iter("testcase")}
+    assert all(c.find("failure") is None for c in cases.values())
+    assert main(["report", "merge", "-f", "junit", str(base / "fail.json")]) == 1
+    cases = {c.get("name"): c for c in ET.fromstring(capsys.readouterr().out).iter("testcase")}
+    assert cases["app [default]"].find("failure") is None
+    assert cases["app [bfd]"].find("failure") is not None
+    monkeypatch.chdir(base / "ws")  # its linkgate.toml sets divergence = "fail"
+    assert main(["run", "-q", "--no-history", "-f", "junit", "-o", str(base / "run.xml")]) == 1
+    (bfd,) = [c for c in ET.parse(base / "run.xml").iter("testcase") if c.get("name") == "app [bfd]"]
+    failure = bfd.find("failure")
+    assert failure is not None and "the gate fails it" in failure.get("message", "")
+    assert DETAIL in (failure.text or "")
