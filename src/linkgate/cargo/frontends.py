@@ -72,6 +72,9 @@ FRONT_ENDS: tuple[FrontEnd, ...] = (
     FrontEnd("cross", "program",
              "cross-rs/cross: a drop-in for cargo with the same arguments; it runs cargo in a container holding "
              "the target's toolchain, so `cross build`/`cross test` compile and link like cargo"),
+    FrontEnd("xargo", "program",
+             "japaric/xargo: a drop-in for cargo with the same arguments that first builds a sysroot for the "
+             "target (no_std and custom targets), so `xargo build`/`xargo run` compile and link like cargo"),
     FrontEnd("wasm-pack", "program",
              "rustwasm/wasm-pack src/build/mod.rs: `build` runs `cargo build --lib [--release] --target "
              "wasm32-unknown-unknown EXTRA` (release by default) and links the cdylib; `test` runs `cargo build "

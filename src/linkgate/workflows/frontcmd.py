@@ -71,7 +71,7 @@ def complete(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:
     name = frontends.program(argv)
     if name == "maturin" and frontends.runs_cargo(argv):
         return _maturin(repo, argv, cwd)
-    if name in ("cargo", "cross") and len(argv) > 1:
+    if name in ("cargo", "cross", "xargo") and len(argv) > 1:
         return _cargo(repo, argv, cwd)
     if _PIP.match(name) or name.startswith("python") and argv[1:3] == ("-m", "pip"):
         return _pip(repo, argv, cwd)

@@ -476,7 +476,7 @@ def _may_link(argv: tuple[str, ...] | list[str]) -> bool:
 def _unknown_subcommand(file: str, line: int, argv: tuple[str, ...], unknown: tuple[str, ...], scan: Scan) -> bool:
     """A cargo command whose subcommand is no name cargo or a known plugin has (`{{msrv}}`,
     `$X`, a quoted fragment) is never a record: it is a note, and a gap that may link."""
-    if frontends.program(argv) not in ("cargo", "cross") or frontends.cargo_argv(argv) != tuple(argv):
+    if frontends.program(argv) not in ("cargo", "cross", "xargo") or frontends.cargo_argv(argv) != tuple(argv):
         return False
     call = parse_cargo(argv)
     word = subcommand_word(argv)

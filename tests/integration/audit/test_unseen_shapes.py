@@ -157,6 +157,7 @@ def test_scripts_run_by_an_interpreter_or_sourced_are_read_with_or_without_a_sla
         ("scripts", f"{WF}:13", ["c"]),  # `. env.sh` exports FEATURES
         ("scripts", "ci/test.sh:3", ["a"]),  # cd ci && sh test.sh
         ("tools", f"{WF}:26", ["tools"]),
+        ("tools", f"{WF}:27", ["c"]),  # xargo: cargo's arguments, a sysroot built first
     ]
     foreign = (f"{WF}:25", "checked out from example/ci-tools at run time: tools/ci/run_task.sh is not in the "
                "repository, so the cargo commands it runs are not audited", True)

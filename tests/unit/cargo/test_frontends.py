@@ -57,3 +57,12 @@ def test_wasm_pack_reads_as_the_cargo_line_it_runs() -> None:
         "wasm-pack", "test", "release", ("a",), ("wasm32-unknown-unknown",))
     assert call.args == ("wasm-pack", "test", "--node", "--release", "-F", "a")
     assert not is_cargo(("wasm-pack", "publish")) and is_cargo(("cross", "build")) and is_cargo(("/x/cargo.exe", "b"))
+
+
+def test_xargo_reads_as_cargo() -> None:
+    from linkgate.cargo.cargoargs import is_cargo, parse
+
+    call = parse(("xargo", "run", "--release", "--target=x86_64-unknown-linux-gnu", "--features=alloc"))
+    assert call is not None
+    assert (call.program, call.subcommand, call.profile, call.features) == ("xargo", "run", "release", ("alloc",))
+    assert is_cargo(("xargo", "build"))
