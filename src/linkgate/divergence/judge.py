@@ -37,7 +37,8 @@ def _lto(legs: Sequence[GateResult], level: str) -> None:
             if level == "fail":
                 d = replace(d, level="error")
             res.diagnostics.append(d)
-            res.warnings.append(f"lto-skipped: {d.message}. {d.hint}")
+            # Under "fail" it is no warning: it fails the gate, and says so among the messages.
+            (res.messages if level == "fail" else res.warnings).append(f"lto-skipped: {d.message}. {d.hint}")
         if found and level == "fail":
             res.messages.append('GCC LTO bytecode linked without GCC\'s plugin and this gate sets '
                                 'divergence-kinds.lto-skipped = "fail", so the gate fails')

@@ -79,6 +79,8 @@ def test_lto_skipped_can_fail_the_gate_or_be_off(ws, capsys):
     default, bfd = doc["results"]
     assert default["verdict"] == "linked" and [d["level"] for d in _lto(default)] == ["error"]
     assert any('divergence-kinds.lto-skipped = "fail"' in m for m in default["messages"])
+    assert any(m.startswith("lto-skipped: compute.o, helper.o") for m in default["messages"])
+    assert not any("lto-skipped" in w for w in default["warnings"])
     assert _lto(bfd) == [] and "divergence" not in bfd  # divergence = "off": nothing compared
     assert main(["run", "-q", "--no-history", "--format", "github"]) == 1
     (line,) = [ln for ln in capsys.readouterr().out.splitlines() if "lto-skipped" in ln]
