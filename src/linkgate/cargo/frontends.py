@@ -349,8 +349,25 @@ _NAPI_TO_CARGO = {"-t": "--target", "--target": "--target", "-F": "--features", 
 
 
 def _napi_cargo(words: list[str]) -> tuple[str, ...]:
-    """`napi build ARGS` as the `cargo build` it runs (the addon, a linked cdylib)."""
-    return ("cargo", "build", *_translate(words, flags={**_RELEASE, **_CARGO_FLAGS}, valued=_NAPI_TO_CARGO,
+    """`napi build ARGS` as the `cargo build` it runs (the addon, a linked cdylib); `--cargo-flags
+    "..."` are the words napi passes on to cargo (split at white space, as the CLI splits them)."""
+    passed: list[str] = []
+    kept: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--cargo-flags" and i + 1 < len(words):
+            passed += words[i + 1].split()
+            i += 2
+            continue
+        if word.startswith("--cargo-flags="):
+            passed += word.split("=", 1)[1].split()
+        else:
+            kept.append(word)
+        i += 1
+    cut = kept.index("--") if "--" in kept else len(kept)
+    kept[cut:cut] = passed
+    return ("cargo", "build", *_translate(kept, flags={**_RELEASE, **_CARGO_FLAGS}, valued=_NAPI_TO_CARGO,
                                           skip=_NAPI_VALUE, rest_to_cargo=True))
 
 

@@ -66,3 +66,15 @@ def test_xargo_reads_as_cargo() -> None:
     assert call is not None
     assert (call.program, call.subcommand, call.profile, call.features) == ("xargo", "run", "release", ("alloc",))
     assert is_cargo(("xargo", "build"))
+
+
+def test_napi_cargo_flags_reach_the_cargo_build() -> None:
+    from linkgate.cargo.cargoargs import parse
+
+    call = parse(("napi", "build", "--platform", "--release", "--target", "x86_64-unknown-linux-gnu",
+                  "--cargo-flags=--no-default-features --features tls", "--js", "binding.js"))
+    assert call is not None
+    assert (call.subcommand, call.profile, call.no_default_features, call.features, call.target_triples) == (
+        "build", "release", True, ("tls",), ("x86_64-unknown-linux-gnu",))
+    call = parse(("napi", "build", "--cargo-flags", "--all-features"))
+    assert call is not None and call.all_features
