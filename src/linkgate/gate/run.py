@@ -26,7 +26,7 @@ from linkgate.cargo import relink
 from linkgate.cargo.messages import Artifact, BuildLog
 from linkgate.cargo.subcommand import judge
 from linkgate.config import Config, Gate
-from linkgate.errors import LinkerMissing, LinkgateError
+from linkgate.errors import LinkerMissing, LinkgateError, UnsafeState
 
 LINKED = "linked"
 LINK_FAILED = "link-failed"
@@ -283,8 +283,10 @@ def _run_gate(
             # A command gate's links may be any program's (a C helper it links itself): recorded, not enforced.
             prove_links(result, linker, result.started_at, enforce=gate.is_cargo and result.verdict == LINKED,
                         suspects=leg_suspects(config, gate))
-    except LinkerMissing:
-        raise  # an environment error for the whole command, never this leg's verdict
+    except (LinkerMissing, UnsafeState):
+        # An environment error for the whole command, never this leg's verdict: a missing
+        # linker, or linkgate's own build directory committed as a link (nothing is built then).
+        raise
     except LinkgateError as exc:
         result.verdict = ERROR
         result.messages.append(exc.render())
