@@ -54,6 +54,19 @@ def _pyproject(repo: Path, directory: str) -> dict[str, Any] | None:
     return doc if isinstance(doc, dict) else None
 
 
+def _pyproject_refused(repo: Path, directory: str) -> tuple[str, str] | None:
+    """(path, why) when the directory's pyproject.toml exists but the path rule refuses
+    it (a link out of the repository, not a regular file, too large): named, never read."""
+    rel = posixpath.join(directory, "pyproject.toml") if directory else "pyproject.toml"
+    try:
+        repofs.check(rel, inside=repo, limit=repofs.MAX_SOURCE, shown=rel)
+    except RefusedFile as exc:
+        return rel, exc.reason
+    except OSError:
+        return None
+    return None
+
+
 def _maturin_table(doc: dict[str, Any] | None) -> dict[str, Any]:
     tool = doc.get("tool") if doc else None
     table = tool.get("maturin") if isinstance(tool, dict) else None
@@ -84,6 +97,7 @@ def _maturin(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed:
     manifest = manifest or next((w.split("=", 1)[1] for w in argv if w.startswith("--manifest-path=")), None)
     directory = posixpath.dirname(posixpath.normpath(posixpath.join(cwd, manifest))) if manifest else cwd
     doc = _pyproject(repo, directory) or (_pyproject(repo, cwd) if manifest else None)
+    refused = _pyproject_refused(repo, directory) if doc is None else None
     table = _maturin_table(doc)
     extra: list[str] = []
     via: list[str] = []
@@ -100,6 +114,12 @@ def _maturin(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed:
     if extra:
         where = posixpath.join(directory, "pyproject.toml") if directory else "pyproject.toml"
         via.append(f"{where} [tool.maturin] adds {' '.join(extra)}")
+    if refused is not None:
+        rel, why = refused
+        return Completed((*argv, *extra), cwd, tuple(via),
+                         (f"file {rel}", f"{rel}: {why}; not read, so what its [tool.maturin] table adds to the "
+                                         "build (features, manifest) is unknown"),
+                         "a pyproject.toml linkgate did not read")
     return Completed((*argv, *extra), cwd, tuple(via))
 
 
@@ -129,7 +149,15 @@ def _pip(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:
             continue
         directory = posixpath.normpath(posixpath.join(cwd, path))
         directory = "" if directory == "." else directory
-        if not directory.startswith("..") and is_maturin_project(repo, directory):
+        if directory.startswith(".."):
+            continue
+        refused = _pyproject_refused(repo, directory)
+        if refused is not None:
+            rel, why = refused
+            return Completed(argv, cwd, (), (f"file {rel}", f"{rel}: {why}; not read, so whether "
+                                             f"`{' '.join(argv)}` builds Rust code there (maturin) is unknown"),
+                             "a pyproject.toml linkgate did not read")
+        if is_maturin_project(repo, directory):
             built = _maturin(repo, ("maturin", "build", "--release"), directory)
             return Completed(built.argv, directory, (f"{' '.join(argv)}: PEP 517 build of a maturin project "
                                                      f"in {directory or '.'}", *built.via))

@@ -183,3 +183,26 @@ def test_configure_and_make_that_never_reach_cargo_say_nothing(tmp_path: Path) -
 @pytest.mark.parametrize("shape", ["positional", "function", "if-matrix", "subshell", "cross", "wasm-pack"])
 def test_no_shape_leaves_a_note(tmp_path: Path, shape: str) -> None:
     assert unresolved(audit(tmp_path, shape)[1]) == []
+
+
+@pytest.mark.parametrize(("line", "script"), [
+    ("bash build.sh", "build.sh"), ("sh build", "build"), ("source env.sh && cargo build --features $F", "env.sh"),
+    (". ./env.sh && cargo build --features $F", "env.sh"), ("cd ci && bash build.sh", "ci/build.sh"),
+])
+def test_a_script_given_to_the_shell_without_a_slash_is_read_from_the_working_directory(
+        tmp_path: Path, line: str, script: str) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    (repo / "ci").mkdir()
+    (repo / "Cargo.toml").write_text('[package]\nname = "x"\nversion = "0.1.0"\nedition = "2021"\n'
+                                     '[features]\nfast = []\n')
+    body = "F=fast\n" if script.startswith(("env", "ci/env")) else "cargo build --features fast\n"
+    (repo / script).write_text("#!/bin/bash\n" + body)
+    (repo / WF).write_text("on: [push]\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+                           f"      - run: {line}\n")
+    out = tmp_path / "audit.json"
+    assert main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)]) in (0, 1)
+    doc = json.loads(out.read_text())
+    assert [(i["program"], i["subcommand"], i["feature_sets"]) for i in doc["invocations"]] == [
+        ("cargo", "build", ["fast"])], (doc["invocations"], unresolved(doc))
+    assert unresolved(doc) == []

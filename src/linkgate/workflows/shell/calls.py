@@ -76,8 +76,12 @@ def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, l
         if base not in _GENERATED_SCRIPTS and named_as_script:
             where = rel or path.text
             cause = f"script {where}"
-            message = (f"script {where} is not in the repository; not followed" if rel and path.known
-                       else f"script `{path.text}` cannot be located; not followed")
+            if rel and path.known:
+                message = f"script {where} is not in the repository; not followed"
+            elif path.known and leaves_repository(path.text, st):
+                message = (f"script {path.text} is outside the repository; not read, so what it runs is unknown")
+            else:
+                message = f"script `{path.text}` cannot be located; not followed"
             ev.problem(frame.file, line, cause, message, True)
         capture_fails(ev)
         ev.emit(fields, st, frame, line, {})
@@ -275,6 +279,16 @@ def script_rel(ev: ShellEvaluator, name: str, st: State, named: bool = False) ->
     text = ev.host.read_script(rel) if ev.host is not None else None
     first = text.split("\n", 1)[0] if text else ""
     return rel if first.startswith("#!") and ("sh" in first.rsplit("/", 1)[-1]) else None
+
+
+def leaves_repository(name: str, st: State) -> bool:
+    """Whether the path *name* names a file outside the checkout (``/abs``, ``~/x``,
+    ``../x``, ``$GITHUB_WORKSPACE/../x``), which linkgate never reads."""
+    if name.startswith(WORKSPACE + "/"):
+        return clean(name[len(WORKSPACE) + 1 :]).startswith("..")
+    if name.startswith(("/", "~")):
+        return True
+    return not st.cwd_unknown and "/" in name and clean(posixpath.join(st.cwd, name)).startswith("..")
 
 
 def note_refused(ev: ShellEvaluator, frame: Frame, line: int) -> bool:
