@@ -15,6 +15,7 @@ verbatim and so unknown to the shell), ``include``d files, conditionals
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from collections.abc import Callable, Mapping
@@ -139,7 +140,9 @@ class RepoHost:
         top = self.repo.resolve()
         out: list[str] = []
         try:
-            found = sorted(self.repo.glob(pattern)) if pattern not in ("", ".") else [self.repo]
+            # Bounded: a `**` over a wide tree stops at the cap instead of walking all of it.
+            found = sorted(itertools.islice(self.repo.glob(pattern), _MAX_WORKSPACES)) \
+                if pattern not in ("", ".") else [self.repo]
         except (OSError, ValueError):
             return []
         for path in found[:_MAX_WORKSPACES]:
