@@ -4,10 +4,13 @@ Run: .venv/bin/python bench/audit_truth.py --checkouts DIR [--set training|heldo
 
 Two sets, reported apart: the training set (bench/audit_truth/ground_truth.py,
 repositories looked at while the audit was built) and the held-out set
-(bench/audit_truth/heldout.py, truth written by hand before linkgate was first
-run on them). A held-out miss that leads to a fix moves that repository to the
-training set. DIR/<owner>+<name> must hold a checkout of each repository at
-the commit named in its module's COMMITS (bench/audit_truth/CHECKOUTS.md).
+(bench/audit_truth/heldout-first/*.toml, truth written by hand before linkgate
+was first run on them). A held-out miss that leads to a fix moves that
+repository to the training set (its file's `moved_to_training`). The later
+held-out sets heldout/ and heldout-b/ are measured as `data` and `data-b`.
+DIR/<owner>+<name> must hold a checkout of each repository at the commit named
+in ground_truth.COMMITS or in its truth file's `commit`
+(bench/audit_truth/CHECKOUTS.md).
 
 An invocation is found when the audit lists one with the same job, file,
 line, subcommand, link classification, feature sets and matrix values: a
@@ -94,15 +97,19 @@ def measure(repo: Path, truth: dict[str, Any], show: bool, result: Any = None) -
     return sum(expected.values()), hits, sum(found.values()), len(graded), true_findings
 
 
-SETS = {"training": "ground_truth", "heldout": "heldout", "data": "heldout/*.toml", "data-b": "heldout-b/*.toml"}
-# The directories of truth files (format: heldout/README.md): heldout/ was measured first on
-# d7a0da3 (its FIRST_RUN.md); heldout-b/ is a second set, written later by someone else.
+SETS = {"training": "ground_truth", "heldout": "heldout-first/*.toml", "data": "heldout/*.toml",
+        "data-b": "heldout-b/*.toml"}
+# The directories of truth files (format: heldout/README.md): heldout-first/ is the first held-out
+# set (converted from the former heldout.py; its moved repositories are measured with the training
+# set); heldout/ was measured first on d7a0da3 (its FIRST_RUN.md); heldout-b/ is a later set,
+# written by someone else.
+FIRST_DIR = Path(__file__).resolve().parent / "audit_truth" / "heldout-first"
 DATA_DIRS = {"data": Path(__file__).resolve().parent / "audit_truth" / "heldout",
              "data-b": Path(__file__).resolve().parent / "audit_truth" / "heldout-b"}
 
 
 def load_data(path: Path, with_via: bool = True) -> tuple[str, dict[str, Any]]:
-    """One truth file of bench/audit_truth/heldout/ (format: its README.md): the repository and
+    """One truth file of bench/audit_truth/heldout*/ (format: heldout/README.md): the repository and
     {"invocations", "findings"} in the shape measure() reads, combinations expanded."""
     import tomllib
 
@@ -179,26 +186,31 @@ def measure_data(checkouts: Path, repos: list[str], show: bool, with_via: bool,
 def measure_set(label: str, checkouts: Path, repos: list[str], show: bool) -> list[int]:
     """Per-repository lines, then the set's totals: [real, hit, listed, findings, true].
 
-    A held-out repository whose results led to a fix (``heldout.MOVED_TO_TRAINING``) is
-    measured with the training set, from its unchanged held-out truth."""
+    A held-out repository whose results led to a fix (its file in heldout-first/ has
+    `moved_to_training`) is measured with the training set, from its unchanged held-out truth."""
     import importlib
+    import tomllib
 
-    held = importlib.import_module(SETS["heldout"])
-    moved: dict[str, str] = getattr(held, "MOVED_TO_TRAINING", {})
-    sources: dict[str, Any] = {}
+    truths: dict[str, dict[str, Any]] = {}
+    moved: set[str] = set()
+    for path in sorted(FIRST_DIR.glob("*.toml")):
+        name, truth = load_data(path)
+        truths[name] = truth
+        if "moved_to_training" in tomllib.loads(path.read_text(encoding="utf-8")):
+            moved.add(name)
+    sources: dict[str, dict[str, Any]] = {}
     if label == "training":
         module = importlib.import_module(SETS["training"])
-        sources.update({name: module for name in module.INVOCATIONS})
-        sources.update({name: held for name in moved})
+        sources.update({name: {"invocations": module.INVOCATIONS[name], "findings": module.FINDINGS.get(name, [])}
+                        for name in module.INVOCATIONS})
+        sources.update({name: truths[name] for name in moved})
     else:
-        sources.update({name: held for name in held.INVOCATIONS if name not in moved})
+        sources.update({name: truth for name, truth in truths.items() if name not in moved})
     totals = [0, 0, 0, 0, 0]
     for name in repos or sorted(sources):
         if name not in sources:
             continue
-        module = sources[name]
-        truth = {"invocations": module.INVOCATIONS[name], "findings": module.FINDINGS.get(name, [])}
-        row = measure(checkouts / name.replace("/", "+"), truth, show)
+        row = measure(checkouts / name.replace("/", "+"), sources[name], show)
         totals = [a + b for a, b in zip(totals, row)]
         real, hit, listed, findings, true = row
         print(f"  {name}: {hit}/{real} real invocations found right ({listed} listed); {true}/{findings} findings true")
@@ -217,8 +229,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--checkouts", required=True, type=Path, help="directory of <owner>+<name> checkouts")
     parser.add_argument("--set", choices=["training", "heldout", "data", "data-b", "both"], default="both",
-                        help="both = training and heldout; data, data-b = the truth files of "
-                             "bench/audit_truth/heldout/, heldout-b/")
+                        help="both = training and heldout (bench/audit_truth/heldout-first/); data, data-b = "
+                             "the truth files of bench/audit_truth/heldout/, heldout-b/")
     parser.add_argument("--record", type=Path, help="data sets: write each audit's JSON into this directory")
     parser.add_argument("--without-via", action="store_true",
                         help="data: leave out invocations reached through CMake, Docker, action inputs, ... (`via`)")
@@ -234,7 +246,7 @@ def main() -> int:
             lines.append(summary(label, measure_data(args.checkouts, args.repos, args.show, not args.without_via,
                                                      DATA_DIRS[label], args.record)))
             continue
-        print(f"{label} ({SETS[label]}.py):")
+        print(f"{label} ({SETS[label]}{'.py' if label == 'training' else ''}):")
         lines.append(summary(label, measure_set(label, args.checkouts, args.repos, args.show)))
     print("\n".join(lines))
     return 0
