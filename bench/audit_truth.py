@@ -2,15 +2,14 @@
 
 Run: .venv/bin/python bench/audit_truth.py --checkouts DIR [--set training|heldout|data|both] [--show] [REPO ...]
 
-Two sets, reported apart: the training set (bench/audit_truth/ground_truth.py,
+Two sets, reported apart: the training set (bench/audit_truth/training/*.toml,
 repositories looked at while the audit was built) and the held-out set
 (bench/audit_truth/heldout-first/*.toml, truth written by hand before linkgate
 was first run on them). A held-out miss that leads to a fix moves that
 repository to the training set (its file's `moved_to_training`). The later
 held-out sets heldout/ and heldout-b/ are measured as `data` and `data-b`.
 DIR/<owner>+<name> must hold a checkout of each repository at the commit named
-in ground_truth.COMMITS or in its truth file's `commit`
-(bench/audit_truth/CHECKOUTS.md).
+in its truth file's `commit` (bench/audit_truth/CHECKOUTS.md).
 
 An invocation is found when the audit lists one with the same job, file,
 line, subcommand, link classification, feature sets and matrix values: a
@@ -27,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -97,13 +95,14 @@ def measure(repo: Path, truth: dict[str, Any], show: bool, result: Any = None) -
     return sum(expected.values()), hits, sum(found.values()), len(graded), true_findings
 
 
-SETS = {"training": "ground_truth", "heldout": "heldout-first/*.toml", "data": "heldout/*.toml",
+SETS = {"training": "training/*.toml", "heldout": "heldout-first/*.toml", "data": "heldout/*.toml",
         "data-b": "heldout-b/*.toml"}
-# The directories of truth files (format: heldout/README.md): heldout-first/ is the first held-out
-# set (converted from the former heldout.py; its moved repositories are measured with the training
-# set); heldout/ was measured first on d7a0da3 (its FIRST_RUN.md); heldout-b/ is a later set,
+# The directories of truth files (format: heldout/README.md): training/ is the training set
+# (converted from the former ground_truth.py); heldout-first/ is the first held-out set (converted
+# from the former heldout.py; its moved repositories are measured with the training set); heldout/ was measured first on d7a0da3 (its FIRST_RUN.md); heldout-b/ is a later set,
 # written by someone else.
 FIRST_DIR = Path(__file__).resolve().parent / "audit_truth" / "heldout-first"
+TRAINING_DIR = Path(__file__).resolve().parent / "audit_truth" / "training"
 DATA_DIRS = {"data": Path(__file__).resolve().parent / "audit_truth" / "heldout",
              "data-b": Path(__file__).resolve().parent / "audit_truth" / "heldout-b"}
 
@@ -188,7 +187,6 @@ def measure_set(label: str, checkouts: Path, repos: list[str], show: bool) -> li
 
     A held-out repository whose results led to a fix (its file in heldout-first/ has
     `moved_to_training`) is measured with the training set, from its unchanged held-out truth."""
-    import importlib
     import tomllib
 
     truths: dict[str, dict[str, Any]] = {}
@@ -200,9 +198,7 @@ def measure_set(label: str, checkouts: Path, repos: list[str], show: bool) -> li
             moved.add(name)
     sources: dict[str, dict[str, Any]] = {}
     if label == "training":
-        module = importlib.import_module(SETS["training"])
-        sources.update({name: {"invocations": module.INVOCATIONS[name], "findings": module.FINDINGS.get(name, [])}
-                        for name in module.INVOCATIONS})
+        sources.update(dict(load_data(path) for path in sorted(TRAINING_DIR.glob("*.toml"))))
         sources.update({name: truths[name] for name in moved})
     else:
         sources.update({name: truth for name, truth in truths.items() if name not in moved})
@@ -229,7 +225,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--checkouts", required=True, type=Path, help="directory of <owner>+<name> checkouts")
     parser.add_argument("--set", choices=["training", "heldout", "data", "data-b", "both"], default="both",
-                        help="both = training and heldout (bench/audit_truth/heldout-first/); data, data-b = "
+                        help="both = training and heldout (bench/audit_truth/training/, heldout-first/); data, data-b = "
                              "the truth files of bench/audit_truth/heldout/, heldout-b/")
     parser.add_argument("--record", type=Path, help="data sets: write each audit's JSON into this directory")
     parser.add_argument("--without-via", action="store_true",
@@ -237,7 +233,6 @@ def main() -> int:
     parser.add_argument("--show", action="store_true", help="list misses, extras and false findings")
     parser.add_argument("repos", nargs="*", help="owner/name (default: every repository of the set)")
     args = parser.parse_args()
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "audit_truth"))
     chosen = ["training", "heldout"] if args.set == "both" else [args.set]
     lines = []
     for label in chosen:
@@ -246,7 +241,7 @@ def main() -> int:
             lines.append(summary(label, measure_data(args.checkouts, args.repos, args.show, not args.without_via,
                                                      DATA_DIRS[label], args.record)))
             continue
-        print(f"{label} ({SETS[label]}{'.py' if label == 'training' else ''}):")
+        print(f"{label} ({SETS[label]}):")
         lines.append(summary(label, measure_set(label, args.checkouts, args.repos, args.show)))
     print("\n".join(lines))
     return 0
