@@ -216,6 +216,8 @@ def file_kind(rel: str) -> str:
         return "reusable workflow"
     if name == "CMakeLists.txt" or name.endswith(".cmake"):
         return "CMake project"
+    if name.endswith(".nix"):
+        return "Nix expression"
     return "script" if "." in name or "/" in rel else "program"
 
 

@@ -562,6 +562,7 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
         else:
             _interpreted(host, cmd, scan)
             _cmake(host, cmd, scan)
+            _nix(host, cmd, scan)
             _dockerfile(host, cmd, docker.built_from(cmd.argv), scan)
     for problem in ev.problems:
         if problem.unread:
@@ -627,6 +628,31 @@ def _cmake(host: RepoHost, cmd: ShellCommand, scan: Scan) -> None:
     scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), why, bool(found), found, top),
              f"`{' '.join(cmd.argv)}` {why}; the cargo commands its custom commands and external projects run "
              "are not audited" if found else None, cause=f"CMake {top}")
+
+
+# Nix's Rust builders: a derivation made with one of these runs cargo in the build.
+_NIX_RUST = re.compile(r"buildRustPackage|buildRustCrate|naersk|crane(Lib)?\b|rustPlatform|cargoBuild|cargo2nix")
+
+
+def _nix(host: RepoHost, cmd: ShellCommand, scan: Scan) -> None:
+    """`nix build`, `nix flake check`, `nix-build`: the flake's (or default.nix's) derivations build,
+    which linkgate does not read: a gap naming the lines of the Nix file that build Rust."""
+    argv = cmd.argv
+    name = frontends.program(argv)
+    if cmd.cwd_unknown or not (name == "nix" and argv[1:2] in (("build",), ("run",)) or
+                               name == "nix" and argv[1:3] == ("flake", "check") or name == "nix-build"):
+        return
+    rel = posixpath.normpath(posixpath.join(cmd.cwd, "default.nix" if name == "nix-build" else "flake.nix"))
+    text = host.peek(rel) if not rel.startswith(("..", "/")) else None
+    if text is None:
+        return
+    found = tuple(coverage.Mention(rel, no, line.strip()[:160]) for no, line in enumerate(text.split("\n"), 1)
+                  if _NIX_RUST.search(line) or coverage.mentions(rel, line))[:coverage.MAX_MENTIONS]
+    shown = " ".join(argv)
+    why = f"builds the Nix derivations of {rel}, which linkgate does not read"
+    scan.gap(Gap(cmd.file, cmd.line, shown, why, bool(found), found, rel),
+             f"`{shown}` {why}; the cargo commands its Rust builds run are not audited" if found else None,
+             cause=f"Nix {rel}")
 
 
 def _each_member(host: RepoHost, cmd: ShellCommand) -> list[ShellCommand]:

@@ -182,3 +182,13 @@ def test_powershell_braced_assignments_string_sums_and_expression_statements(tmp
                           ("windows", 16, "partly read", [(f"{WF}:18", why, True)]), ("windows", 19, "read", [])]
     never = next(f for f in doc["findings"] if f["rule"] == "never-linked")
     assert (never["level"], never["subject"]) == ("warning", "year")
+
+
+def test_a_nix_build_names_the_flake_lines_that_build_rust(tmp_path: Path) -> None:
+    doc = audit_shape(tmp_path, "nix-flake")
+    why = "builds the Nix derivations of flake.nix, which linkgate does not read"
+    assert steps(doc) == [("nix", 8, "read", []), ("nix", 9, "partly read", [(f"{WF}:9", why, True)]),
+                          ("nix", 10, "partly read", [(f"{WF}:10", why, True)]), ("nix", 11, "read", [])]
+    assert sorted(set(mentions(doc))) == [("flake.nix", 6)]
+    never = next(f for f in doc["findings"] if f["rule"] == "never-linked")
+    assert (never["level"], [u.split(" ")[0] for u in never["unless"]]) == ("warning", [f"{WF}:9", f"{WF}:10"])
