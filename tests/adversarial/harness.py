@@ -6,10 +6,14 @@ a temporary directory, next to a sentinel directory outside it, and checks:
     documented set (0 to 4, errors.py);
   - no file outside the repository touched: the sentinel directory, and the
     parent of the repository, hash the same before and after;
-  - bounded work: each test carries a pytest-timeout mark (a hang fails, it
-    does not stall the suite), and ``peak_growth_mib`` reports how much the
-    process's peak RSS rose (bench/adversarial.py reports time and memory per
-    class; tests do not assert timings).
+  - bounded work: each case (one linkgate command) runs under a 10 s wall-clock
+    limit and may grow the process's address space by at most 1 GiB
+    (RLIMIT_AS, inherited by every program linkgate starts): past the time the
+    case fails with ``CaseTooSlow``, past the memory linkgate's own allocation
+    fails (MemoryError, an internal error the next check fails on). Each test
+    also carries a pytest-timeout mark for its setup (a hang fails, it does not
+    stall the suite), and ``peak_growth_mib`` reports how much the process's
+    peak RSS rose (bench/adversarial.py reports time and memory per class).
 The class-specific assertion (the right verdict) is the caller's.
 """
 
@@ -19,13 +23,48 @@ import hashlib
 import io
 import os
 import resource
-from contextlib import redirect_stderr, redirect_stdout
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
 from linkgate.cli import main
 
 DOCUMENTED_CODES = {0, 1, 2, 3, 4}
+CASE_SECONDS = 10
+CASE_BYTES = 1024**3
+
+
+class CaseTooSlow(BaseException):
+    """A case ran past CASE_SECONDS (a BaseException: linkgate's own `except Exception` cannot eat it)."""
+
+
+def _address_space() -> int:
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmSize in /proc/self/status")
+
+
+@contextmanager
+def bounded() -> Iterator[None]:
+    """CASE_SECONDS of wall time and CASE_BYTES more address space for what runs inside."""
+    def too_slow(signum: int, frame: object) -> None:
+        raise CaseTooSlow(f"the case ran past {CASE_SECONDS} s")
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = _address_space() + CASE_BYTES
+    resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+    old = signal.signal(signal.SIGALRM, too_slow)
+    signal.setitimer(signal.ITIMER_REAL, CASE_SECONDS)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 @dataclass(frozen=True)
@@ -62,7 +101,7 @@ def run(argv: list[str], cwd: Path, *, outside: Path, repo: Path) -> Outcome:
     old = Path.cwd()
     os.chdir(cwd)
     try:
-        with redirect_stdout(out), redirect_stderr(err):
+        with redirect_stdout(out), redirect_stderr(err), bounded():
             code = main(argv)
     finally:
         os.chdir(old)

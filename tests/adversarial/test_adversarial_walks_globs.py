@@ -71,6 +71,15 @@ ESCAPES = {
     "read_dir(\"/\")": read_dir("/"),
     "read_dir(\"..\")": read_dir(".."),
     "read_dir(\"/tmp\")": read_dir("/tmp"),
+    "WalkDir::new(\"/proc\")": walkdir("/proc"),
+    "WalkDir::new(\"//\")": walkdir("//"),
+    "WalkDir::new(\"csrc/sub/../../..\")": walkdir("csrc/sub/../../.."),
+    "glob(\"/*\")": globbed("/*"),
+    "glob(\"../../../../*\")": globbed("../../../../*"),
+    "glob(\"csrc/../../**\")": globbed("csrc/../../**"),
+    "glob(\"/tmp/**/*.h\")": globbed("/tmp/**/*.h"),
+    "read_dir(\"/dev\")": read_dir("/dev"),
+    "read_dir(\"../../..\")": read_dir("../../.."),
 }
 
 
@@ -92,6 +101,20 @@ def to_outside(repo: Path, outside: Path) -> None:
     os.symlink(str(outside), repo / "csrc" / "out")
 
 
+def to_root(repo: Path, outside: Path) -> None:
+    os.symlink("/", repo / "csrc" / "slash")
+
+
+def chain(repo: Path, outside: Path) -> None:
+    for i in range(40):  # 40 links to the directory holding them: 40**depth paths to a walk that follows
+        os.symlink(".", repo / "csrc" / f"l{i}")
+
+
+def dangling(repo: Path, outside: Path) -> None:
+    os.symlink("nowhere/at/all", repo / "csrc" / "gone.c")
+    os.symlink(str(outside / "sentinel.txt"), repo / "csrc" / "linked.c")
+
+
 def wide(repo: Path, outside: Path) -> None:
     for i in range(3000):
         (repo / "csrc" / f"w{i:04}.c").write_text("")
@@ -104,6 +127,10 @@ LOOPS = {
     "glob through a symlink out": (globbed("csrc/**/*"), to_outside),
     "WalkDir through a symlink out": (walkdir("csrc/out"), to_outside),
     "glob over 3,000 files": (globbed("csrc/*.c"), wide),
+    "glob through a symlink to /": (globbed("csrc/**/*"), to_root),
+    "WalkDir through a symlink to /": (walkdir("csrc"), to_root),
+    "glob over 40 links to their own directory": (globbed("csrc/**/*.c"), chain),
+    "WalkDir over dangling and outside links": (walkdir("csrc"), dangling),
     "glob with a backtracking pattern": (globbed("csrc/" + "*a" * 30 + "*b"), None),
 }
 
@@ -114,7 +141,8 @@ def test_symlinks_and_wide_trees_are_walked_once(sandbox, name):
     build_rs, setup = LOOPS[name]
     code, paths, notes, _ = surface(sandbox, build_rs, setup=setup)
     assert code == 0 and len(paths) == len(set(paths)), paths
-    assert not any("/up/" in p or "/self/" in p or "/root/" in p or p.startswith("/") for p in paths), paths
+    assert not any("/up/" in p or "/self/" in p or "/root/" in p or "/slash/" in p or "/l1/" in p
+                   or "sentinel" in p or p.startswith("/") for p in paths), paths
     if setup is wide:
         assert sum(p.startswith("csrc/w") for p in paths) == 3000
     elif name.endswith("loops") and not name.startswith("read_dir"):
