@@ -12,6 +12,7 @@ a port of picomatch 2.3.1; see that package for why it is hand-written.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -54,11 +55,17 @@ class Rule:
             return self.pattern
         return f"{'|'.join(sorted(self.statuses))}: {self.pattern}"
 
+    @functools.cached_property
+    def _regexes(self) -> tuple[re.Pattern[str], ...]:
+        # Held by the rule, not only by picomatch's cache of 4,096: a filter of 10,000
+        # patterns tested path by path would recompile every pattern for every path.
+        return tuple(picomatch.compile(p) for p in self.patterns)
+
     def matches(self, path: str, status: str | None = "modified") -> bool:
         if self.statuses is not None and status not in self.statuses:
             return False
-        return any(picomatch.matches(p, path) for p in self.patterns)
-
+        # picomatch rejects the empty path before anything else.
+        return bool(path) and any(rx.search(path) is not None for rx in self._regexes)
 
 
 class PathFilter:
@@ -153,5 +160,5 @@ class PathFilter:
         for path in paths:
             if not remaining:
                 break
-            remaining = [r for r in remaining if not any(picomatch.matches(p, path) for p in r.patterns)]
+            remaining = [r for r in remaining if not (path and any(rx.search(path) is not None for rx in r._regexes))]
         return remaining
