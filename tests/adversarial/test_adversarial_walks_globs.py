@@ -145,6 +145,9 @@ def test_symlinks_and_wide_trees_are_walked_once(sandbox, name):
                    or "sentinel" in p or p.startswith("/") for p in paths), paths
     if setup is wide:
         assert sum(p.startswith("csrc/w") for p in paths) == 3000
+    if setup is dangling:
+        assert any("csrc/linked.c, a link that resolves outside the repository" in n for n in notes), notes
+        assert not any("sentinel" in n for n in notes), notes  # where it points is not said either
     elif name.endswith("loops") and not name.startswith("read_dir"):
         assert {"csrc/a.c", "csrc/sub/b.c"} <= set(paths)
 

@@ -181,6 +181,7 @@ def _add_scanned(surface: Surface, root: Path, pkg: str, manifest_dir: Path, sou
         rel, outside = relative(root, module)
         surface.add_path(rel, f"mod {name}: part of {whose}", outside, pkg)
     unused: list[str] = []
+    real_root = os.path.realpath(root)
     for k, entry in enumerate(source.scan.inputs):
         full = manifest_dir / entry.path
         rel, outside = relative(root, full, directory=entry.directory)
@@ -195,6 +196,11 @@ def _add_scanned(surface: Surface, root: Path, pkg: str, manifest_dir: Path, sou
             surface.add_path(rel, f"{entry.rule} at {at}; {whose}", outside, pkg)
         if not (full.is_dir() if entry.directory else full.exists()):
             surface.add_note(f"{at}: {entry.rule} names {entry.path}, which does not exist ({rel})")
+        elif not outside and not repofs.is_inside(os.path.realpath(full), real_root):
+            # A link in the repository to a file outside it: the build reads that file, whose
+            # changes no path filter sees (the link's own changes it does). Never read here.
+            surface.add_note(f"{at}: {entry.rule} names {rel}, a link that resolves outside the repository: "
+                             "a change to the file it points at triggers no path filter")
     if unused:
         more = f" and {len(unused) - 1} more" if len(unused) > 1 else ""
         surface.add_note(f"package {pkg}: its build script also names {unused[0]}{more}, which the recorded build "
