@@ -83,6 +83,7 @@ def parse_workflow(path: Path, rel: str, root: Any) -> Workflow:
     for jid, j in jobs_raw.items():
         _check_job(jid, j, jobs_raw.key_lines[jid])
     jobs = tuple(_job(jid, j, jobs_raw.key_lines[jid]) for jid, j in jobs_raw.items() if isinstance(j, YMap))
+    _check_needs(jobs, jobs_raw)
     return Workflow(
         path=path,
         rel=rel,
@@ -111,6 +112,39 @@ def _check_job(jid: str, raw: Any, line: int) -> None:
         if "run" in step and not isinstance(run, YStr):
             raise YamlError(f"job {jid!r}: step {i + 1}: run must be a string (the script)",
                             step.key_lines.get("run", step.line))
+
+
+def _check_needs(jobs: tuple[Job, ...], jobs_raw: YMap) -> None:
+    """GitHub refuses the whole workflow when a job needs a job it does not define, or when
+    needs form a cycle: none of its jobs run (actionlint agrees)."""
+    ids = {j.id for j in jobs}
+    for job in jobs:
+        raw = jobs_raw.get(job.id)
+        line = raw.key_lines.get("needs", job.line) if isinstance(raw, YMap) else job.line
+        for need in job.needs:
+            if need not in ids:
+                raise YamlError(f"job {job.id!r} needs {need!r}, which this workflow does not define"
+                                " (GitHub refuses the workflow: none of its jobs run)", line)
+    needs = {j.id: j.needs for j in jobs}
+    state: dict[str, int] = {}  # 1 = on the path, 2 = done
+    for start in needs:
+        if state.get(start):
+            continue
+        stack = [(start, iter(needs[start]))]
+        state[start] = 1
+        while stack:
+            node, rest = stack[-1]
+            nxt = next(rest, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                cycle = [n for n, _ in stack][[n for n, _ in stack].index(nxt):] + [nxt]
+                raise YamlError(f"jobs need each other in a cycle ({' -> '.join(cycle)}); GitHub refuses"
+                                " the workflow: none of its jobs run", next(j.line for j in jobs if j.id == nxt))
+            elif not state.get(nxt):
+                state[nxt] = 1
+                stack.append((nxt, iter(needs[nxt])))
 
 
 def _on(value: Any) -> Mapping[str, Any]:

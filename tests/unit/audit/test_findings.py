@@ -115,3 +115,19 @@ def test_hack_with_unknown_features_next_to_a_plain_check_does_not_crash(audit_r
     labels = sorted(fs.label for c in res.classified for fs in c.feature_sets)
     assert labels == ["default", "each-feature (features unknown)", "feature-powerset (features unknown)"]
     assert [(f.rule, f.subject) for f in res.findings] == [("never-linked", "default")]
+
+
+def test_needs_of_an_unknown_job_or_a_cycle_make_the_workflow_invalid(
+        audit_repo: Callable[..., AuditResult]) -> None:
+    # GitHub refuses such a workflow before any job starts: what it would link is never linked.
+    unknown = PR + "jobs:\n" + job("a", "cargo build") + job("b", "cargo build --release",
+                                                            extra="    needs: [a, gone]\n")
+    cycle = PR + "jobs:\n" + job("a", "cargo build", extra="    needs: b\n") + job("b", "cargo build",
+                                                                                  extra="    needs: a\n")
+    fine = PR + "jobs:\n" + job("a", "cargo check -F q") + job("b", "cargo test", extra="    needs: a\n")
+    res = audit_repo({"u.yml": unknown, "c.yml": cycle, "f.yml": fine})
+    found = {(f.file, f.rule): f for f in res.findings}
+    assert "needs 'gone'" in found[(".github/workflows/u.yml", "invalid-workflow")].message
+    assert "a cycle (a -> b -> a)" in found[(".github/workflows/c.yml", "invalid-workflow")].message
+    assert {c.inv.file for c in res.classified} == {".github/workflows/f.yml"}
+    assert (".github/workflows/f.yml", "never-linked") in found
