@@ -206,10 +206,15 @@ def _no_timeout(items: list[Classified]) -> Iterable[RawFinding]:
         if c.inv.job.timeout_minutes or c.inv.step.timeout_minutes:
             continue
         seen.add(key)
+        # Only the `self-hosted` label says so; any other label that is not one of GitHub's
+        # standard images may also name a larger GitHub-hosted runner of the organization.
+        labels = c.inv.runs_on
+        what = ("a self-hosted runner" if any(t.strip().lower() == "self-hosted" for t in labels)
+                else "not one of GitHub's standard runners (self-hosted, or a larger runner the organization named)")
         yield RawFinding(
             "no-timeout",
-            f"job {c.job_label} links ({c.where}) on `{', '.join(c.inv.runs_on) or '?'}`, a runner that is not "
-            "GitHub-hosted, without timeout-minutes: a hung link holds the runner for GitHub's default of 360 minutes",
+            f"job {c.job_label} links ({c.where}) on `{', '.join(labels) or '?'}`, {what}, "
+            "without timeout-minutes: a hung link holds the runner for GitHub's default of 360 minutes",
             c.inv.workflow.rel, c.inv.job.line, subject=c.job_label,
             hint="set timeout-minutes on the job, a little above its slowest cold build",
         )
