@@ -40,6 +40,10 @@ OTHER_CI = frozenset({
     "BUILDKITE", "JENKINS_URL", "DRONE", "CIRRUS_CI", "BITBUCKET_BUILD_NUMBER", "TEAMCITY_VERSION",
 })
 
+# The environment variables that change what a cargo command builds or links.
+_TOOL_ENV = ("CARGO", "RUST", "LINKGATE")
+
+
 class Evaluator:
     def __init__(self, host: Host | None = None, exprs: Sequence[Val] = ()) -> None:
         self.host = host
@@ -87,7 +91,12 @@ class Evaluator:
         via = frame.via + (f"{frame.file}:{line}{frame.suffix}",) if frame.via else ()
         cmd = ShellCommand(tuple(v.text for v in argv), frame.file, line, st.cwd, st.cwd_unknown, env,
                            tuple(dict.fromkeys(causes)), st.conds, via)
-        key = (cmd.file, cmd.line, cmd.argv, cmd.cwd, cmd.cwd_unknown, tuple(sorted(env.items())), via)
+        # One command line met on several paths is one run: the paths are alternatives of one
+        # script run (an `if` on $OSTYPE exporting different variables, then the same cargo
+        # line). Only the variables cargo, rustc and linkgate read keep such records apart;
+        # any other variable that differs between the paths is left out of the merged record.
+        key = (cmd.file, cmd.line, cmd.argv, cmd.cwd, cmd.cwd_unknown,
+               tuple(sorted((k, v) for k, v in env.items() if k.startswith(_TOOL_ENV))), via)
         seen = self._index.get(key)
         if seen is None:
             self._index[key] = len(self.commands)
@@ -95,8 +104,9 @@ class Evaluator:
             return
         old = self.commands[seen]
         keep = tuple(c for c in old.conditions if c in set(cmd.conditions))
-        if keep != old.conditions:
-            self.commands[seen] = ShellCommand(old.argv, old.file, old.line, old.cwd, old.cwd_unknown, old.env,
+        same_env = old.env if old.env == env else {k: v for k, v in old.env.items() if env.get(k) == v}
+        if keep != old.conditions or same_env != old.env:
+            self.commands[seen] = ShellCommand(old.argv, old.file, old.line, old.cwd, old.cwd_unknown, same_env,
                                                old.unknown, keep, old.via)
 
     def problem(self, file: str, line: int, cause: str, message: str, cargo: bool, unread: str = "") -> None:

@@ -272,7 +272,7 @@ def test_other_ci_systems_variables_are_unset_on_github() -> None:
     evaluated = run(script)
     assert [(c.argv, c.conditions) for c in evaluated.commands] == [(("cargo", "test"), ())]
     # A variable of unknown origin still forks: it may come from a self-hosted runner.
-    evaluated = run('if [ "$GPU_HOST" = "true" ]; then export T=1; fi\ncargo test\n')
+    evaluated = run('if [ "$GPU_HOST" = "true" ]; then export RUSTFLAGS=-g; fi\ncargo test\n')
     assert len(evaluated.commands) == 2
 
 
@@ -285,3 +285,15 @@ def test_a_captured_pipeline_through_tr_or_cat_is_computed() -> None:
     assert [c.argv[1:] for c in cargo[:2]] == [("test", "--features", "runtime,extra"), ("check", "--features", "a b")]
     # Any other stage (sed) leaves the value unknown, as before.
     assert cargo[2].unknown == ('$(echo a | sed s/a/b/)',)
+
+
+def test_one_line_met_on_alternative_paths_is_one_run() -> None:
+    # The paths of an undecided `if` are alternatives of one run: the cargo line after it runs
+    # once, whatever each branch exported, unless a variable cargo or rustc reads differs.
+    script = ('if [[ "$OSTYPE" == linux* ]]; then export OS=linux A=1\n'
+              'elif [[ "$OSTYPE" == darwin* ]]; then export OS=mac\nelse exit 1\nfi\ncargo test\n')
+    [cmd] = run(script).commands
+    assert (cmd.argv, cmd.conditions) == (("cargo", "test"), ())
+    assert "OS" not in cmd.env and "A" not in cmd.env
+    split = run('if [ "$X" = 1 ]; then export CARGO_TARGET_DIR=/a; fi\ncargo test\n').commands
+    assert sorted(c.env.get("CARGO_TARGET_DIR", "") for c in split) == ["", "/a"]
