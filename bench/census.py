@@ -55,6 +55,7 @@ COMMIT = re.compile(r"[0-9a-f]{40}")
 # A finding's `paths`, `unless` and `sets` can list thousands; the census keeps the first ones and the count.
 KEEP_PATHS = 20
 FIXED_DATE = "2000-01-01T00:00:00Z"
+READ_KINDS = (".rs", ".toml", ".yml", ".yaml", ".sh", ".bash", ".ps1", ".py", ".js", "package.json", ".mk", ".nu")
 
 
 # ----------------------------------------------------------------------------- lists
@@ -391,23 +392,30 @@ def summary_row(row: dict[str, Any]) -> dict[str, Any]:
         keep["coverage"] = audit["coverage"]
         keep["workflows"], keep["invocations"] = audit["workflows"], audit["invocations"]
     if row.get("checkout"):
-        keep["missing_blobs"] = len(row["checkout"]["missing_blobs"])
+        missing = row["checkout"]["missing_blobs"]
+        keep["missing_blobs"] = len(missing)
+        # Those of the kinds the audit reads (a workflow, a script, a manifest, a build script): they could
+        # change a finding; a font or a video cannot.
+        keep["missing_read_kinds"] = [m for m in missing if m.startswith(".github/") or m.endswith(READ_KINDS)
+                                      or m.rsplit("/", 1)[-1] in ("Makefile", "justfile", "Dockerfile")]
     return keep
 
 
 def write_summary(out_dir: Path, problems: list[str], started: str | None, timeout: float,
-                  memory_mb: int) -> dict[str, Any]:
+                  memory_mb: int, version: str | None = None) -> dict[str, Any]:
+    """summary.json from the per-repository JSONs of *out_dir*; *version*: the linkgate that ran them."""
     rows = []
     for path in sorted(out_dir.glob("*.json")):
         if path.name == "summary.json":
             continue
         rows.append(summary_row(json.loads(path.read_text())))
     rows.sort(key=lambda r: r["name"].lower())
-    version = subprocess.run([*LINKGATE, "--version"], capture_output=True, text=True).stdout.strip()
-    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                          text=True).stdout.strip()
-    if head:
-        version += f" (commit {head})"
+    if version is None:
+        version = subprocess.run([*LINKGATE, "--version"], capture_output=True, text=True).stdout.strip()
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                              text=True).stdout.strip()
+        if head:
+            version += f" (commit {head})"
     summary = {"schema": "linkgate.census/1", "linkgate": version, "run": started, "list_problems": problems,
                "timeout_s": timeout, "memory_mb": memory_mb, "repositories": rows}
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
@@ -481,7 +489,10 @@ def render(summary: dict[str, Any], checked: list[dict[str, str]], svg_name: str
            f"- not audited, mirror or commit missing: {len(absent)}"
            + "".join(f"\n  - `{r['name']}`: {r['status']} ({_md(r.get('cause', ''))})" for r in absent),
            f"- mirrors missing blobs (skipped): {sum(1 for r in audited if r.get('missing_blobs'))} repositories, "
-           f"{sum(r.get('missing_blobs') or 0 for r in audited)} files", ""]
+           f"{sum(r.get('missing_blobs') or 0 for r in audited)} files; of a kind the audit reads (workflow, "
+           "script, manifest, Rust source): "
+           + (", ".join(f"`{r['name']}` {', '.join(f'`{m}`' for m in r['missing_read_kinds'])}"
+                        for r in audited if r.get("missing_read_kinds")) or "none"), ""]
     for p in summary.get("list_problems", []):
         out.append(f"- list: {_md(p)}")
     out += ["## How many CIs leave a link unseen", "",
@@ -734,7 +745,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.summary_only:
         if not (args.out / "summary.json").is_file():
             ap.error(f"{args.out}/summary.json: not there; run with --from-mirrors DIR first")
-        summary = json.loads((args.out / "summary.json").read_text())
+        old = json.loads((args.out / "summary.json").read_text())
+        # Rebuilt from the per-repository JSONs (the page may need what an older summary left out),
+        # with the run's own date, limits and linkgate version.
+        summary = write_summary(args.out, old.get("list_problems", []), old.get("run"), old.get("timeout_s", 60),
+                                old.get("memory_mb", 2048), old.get("linkgate", ""))
     else:
         if args.from_mirrors is None:
             ap.error("--from-mirrors DIR is needed (or --summary-only, or --sample N)")
