@@ -13,7 +13,7 @@ import posixpath
 from linkgate.workflows.coverage import foreign_language
 from linkgate.workflows.shell.dispatch import MAX_DEPTH, ShellEvaluator
 from linkgate.workflows.shell.state import WORKSPACE, Frame, State, clean
-from linkgate.workflows.shell.words import Val, Value
+from linkgate.workflows.shell.words import Val, Value, unknown
 
 # An autoconf `configure` script runs a C toolchain, never cargo; it is often
 # generated in CI, so its absence from the repository is no news.
@@ -22,6 +22,14 @@ _GENERATED_SCRIPTS = {"configure", "config.status", "autogen.sh", "bootstrap"}
 
 MAX_SCRIPT_CHARS = 512 * 1024
 
+# The system's identification file (os-release(5)), which CI scripts source to branch on
+# the distribution, and the variables it may set.
+OS_RELEASE = ("/etc/os-release", "/usr/lib/os-release")
+OS_RELEASE_VARIABLES = ("NAME", "ID", "ID_LIKE", "PRETTY_NAME", "CPE_NAME", "VARIANT", "VARIANT_ID", "VERSION",
+                        "VERSION_ID", "VERSION_CODENAME", "BUILD_ID", "IMAGE_ID", "IMAGE_VERSION", "HOME_URL",
+                        "DOCUMENTATION_URL", "SUPPORT_URL", "BUG_REPORT_URL", "PRIVACY_POLICY_URL", "LOGO",
+                        "ANSI_COLOR", "PLATFORM_ID", "UBUNTU_CODENAME")
+
 
 def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, line: int,
                source: bool, offset: int = 0, prefix: dict[str, Value] | None = None) -> list[State]:
@@ -29,6 +37,13 @@ def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, l
     path = fields[offset]
     if source and path.text.endswith(("~/.cargo/env", "$HOME/.cargo/env", "${HOME}/.cargo/env")):
         # rustup's env script (`. ~/.cargo/env` after installing rustup): it only puts ~/.cargo/bin on PATH.
+        st.status = "true"
+        return [st]
+    if source and path.known and path.text in OS_RELEASE:
+        # os-release(5): newline-separated shell variable assignments describing the
+        # system, nothing run. Its variables take values linkgate cannot know.
+        for name in OS_RELEASE_VARIABLES:
+            st.set(name, unknown(f"${name}"))
         st.status = "true"
         return [st]
     hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
