@@ -670,7 +670,30 @@ def plot(summary: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
-def write_docs(summary: dict[str, Any], docs: Path, checked: Path) -> None:
+def earlier_runs(runs: Path) -> list[str]:
+    """The page's section on earlier runs: each ``runs/NAME/`` keeps a run's summary.json, its
+    per-repository JSONs and its judged sample (checked.md) as they were, never redone."""
+    dirs = sorted(d for d in runs.glob("*") if (d / "summary.json").is_file()) if runs.is_dir() else []
+    if not dirs:
+        return []
+    out = ["## Earlier runs", "",
+           "Each earlier run is kept as it was under `bench/census/runs/` (its summary, every repository's JSON "
+           "and its hand-checked sample); a later run's figures are measured after the fixes its false findings "
+           "led to, so they are not first-run figures.", "",
+           "| run | linkgate | audited | with `never-linked` | hand-checked precision |", "|---|---|---|---|---|"]
+    for d in dirs:
+        summary = json.loads((d / "summary.json").read_text())
+        rows = [r for r in summary["repositories"] if r["status"] == "ok"]
+        judged = [c for c in read_checked(d / "checked.md") if c.get("verdict", "").lower() in ("true", "false")]
+        true = sum(1 for c in judged if c["verdict"].lower() == "true")
+        out.append(f"| `runs/{d.name}` ({summary.get('run', '?')}) | {_md(summary.get('linkgate', ''))} | {len(rows)} | "
+                   f"{_fmt_share(sum(1 for r in rows if (r.get('rules') or {}).get('never-linked')), len(rows))} | "
+                   + (f"{_fmt_share(true, len(judged))} (`runs/{d.name}/checked.md`)" if judged else "not judged")
+                   + " |")
+    return ["", *out]
+
+
+def write_docs(summary: dict[str, Any], docs: Path, checked: Path, runs: Path | None = None) -> None:
     svg = docs.with_suffix(".svg")
     plot(summary, svg)
     # bench/census/explained.toml: `"OWNER/NAME" = "what failed and why"` for an error or timeout's cause.
@@ -678,7 +701,9 @@ def write_docs(summary: dict[str, Any], docs: Path, checked: Path) -> None:
     notes = tomllib.loads(explained.read_text(encoding="utf-8")) if explained.is_file() else {}
     summary = {**summary, "repositories": [{**r, "explained": notes.get(r["name"])}
                                            for r in summary["repositories"]]}
-    docs.write_text(render(summary, read_checked(checked), svg.name), encoding="utf-8")
+    page = render(summary, read_checked(checked), svg.name)
+    extra = earlier_runs(runs) if runs is not None else []
+    docs.write_text(page + ("\n".join(extra) + "\n" if extra else ""), encoding="utf-8")
 
 
 # ----------------------------------------------------------------------------- sample
@@ -723,6 +748,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=CENSUS / "results")
     ap.add_argument("--docs", type=Path, default=ROOT / "docs" / "census.md", help="the page; its SVG goes beside it")
     ap.add_argument("--checked", type=Path, default=CENSUS / "checked.md")
+    ap.add_argument("--runs", type=Path, default=CENSUS / "runs", help="earlier runs, each kept as it was")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per audit")
     ap.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per audit")
@@ -774,7 +800,7 @@ def main(argv: list[str] | None = None) -> int:
             list(pool.map(one, repos))
         summary = write_summary(args.out, problems, started, args.timeout, args.memory_mb)
     args.docs.parent.mkdir(parents=True, exist_ok=True)
-    write_docs(summary, args.docs, args.checked)
+    write_docs(summary, args.docs, args.checked, args.runs)
     rows = summary["repositories"]
     print(f"{args.docs}: {sum(r['status'] == 'ok' for r in rows)} of {len(rows)} audited; "
           + ", ".join(f"{k} {v}" for k, v in sorted(Counter(r["status"] for r in rows).items())))

@@ -60,7 +60,9 @@ def test_census_end_to_end(tmp_path):
                            for n, c in entries) + '[[repository]]\nname = "../evil"\ncommit = "x"\n')
     out, docs = tmp_path / "results", tmp_path / "docs" / "census.md"
     checked = tmp_path / "checked.md"
-    common = ["--lists", str(lst), "--out", str(out), "--docs", str(docs), "--checked", str(checked)]
+    runs = tmp_path / "runs"
+    common = ["--lists", str(lst), "--out", str(out), "--docs", str(docs), "--checked", str(checked),
+              "--runs", str(runs)]
     done = _run("--from-mirrors", str(mirrors), "--jobs", "2", *common)
     assert "3 of 5 audited" in done.stdout, done.stdout
 
@@ -119,6 +121,18 @@ def test_census_end_to_end(tmp_path):
     assert "the job links it through a script" in page
     assert svg.read_bytes() == first
 
+    # An earlier run kept as it was: the page names it, with its own judged precision.
+    assert "## Earlier runs" not in page
+    shutil.copytree(out, runs / "1-first")
+    shutil.copy(checked, runs / "1-first" / "checked.md")
+    checked.write_text(sample.read_text())  # the new run is not judged yet
+    _run("--summary-only", *common)
+    page = docs.read_text()
+    assert "Not judged yet" in page
+    earlier = page.split("## Earlier runs", 1)[1]
+    assert "`runs/1-first`" in earlier and "1 of 2 (50 %, 95 % CI 9–91 %)" in earlier, earlier
+    assert "1 of 3 (33 %" in earlier  # the run's repositories with a never-linked finding
+
 
 def test_census_timeout_is_a_row(tmp_path):
     mirrors = tmp_path / "mirrors"
@@ -132,3 +146,4 @@ def test_census_timeout_is_a_row(tmp_path):
     row = json.loads((out / "fixture+slow.json").read_text())
     assert row["status"] == "timeout" and row["exit_code"] == -9, row
     assert "`fixture/slow` @" in docs.read_text() and "killed after 0.001 s" in docs.read_text()
+
