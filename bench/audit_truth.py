@@ -96,7 +96,7 @@ def measure(repo: Path, truth: dict[str, Any], show: bool, result: Any = None) -
 
 
 SETS = {"training": "training/*.toml", "heldout": "heldout-first/*.toml", "data": "heldout/*.toml",
-        "data-b": "heldout-b/*.toml"}
+        "data-b": "heldout-b/*.toml", "data-c": "heldout-c/*.toml"}
 # The directories of truth files (format: heldout/README.md): training/ is the training set
 # (converted from the former ground_truth.py); heldout-first/ is the first held-out set (converted
 # from the former heldout.py; its moved repositories are measured with the training set); heldout/ was measured first on d7a0da3 (its FIRST_RUN.md); heldout-b/ is a later set,
@@ -104,7 +104,8 @@ SETS = {"training": "training/*.toml", "heldout": "heldout-first/*.toml", "data"
 FIRST_DIR = Path(__file__).resolve().parent / "audit_truth" / "heldout-first"
 TRAINING_DIR = Path(__file__).resolve().parent / "audit_truth" / "training"
 DATA_DIRS = {"data": Path(__file__).resolve().parent / "audit_truth" / "heldout",
-             "data-b": Path(__file__).resolve().parent / "audit_truth" / "heldout-b"}
+             "data-b": Path(__file__).resolve().parent / "audit_truth" / "heldout-b",
+             "data-c": Path(__file__).resolve().parent / "audit_truth" / "heldout-c"}
 
 
 def load_data(path: Path, with_via: bool = True) -> tuple[str, dict[str, Any]]:
@@ -134,6 +135,15 @@ def load_data(path: Path, with_via: bool = True) -> tuple[str, dict[str, Any]]:
     return data["repository"], {"invocations": invocations, "findings": findings, "commit": data["commit"]}
 
 
+def truth_findings_found(truth: dict[str, Any], result: Any) -> int:
+    """How many of the truth's findings the audit reported, at any level (a `never-linked` stated
+    with `unless` as a warning is found): rule, and every other key the truth gives, equal."""
+    return sum(1 for t in truth["findings"] if any(
+        f.rule == t["rule"] and all({"subject": f.subject, "file": f.file, "line": f.line}.get(k) == v
+                                    for k, v in t.items() if k != "rule")
+        for f in result.findings))
+
+
 def recorded(result: Any) -> dict[str, Any]:
     """What one audit found, as `audit --format json` writes it (before [audit] ignores)."""
     import dataclasses
@@ -157,6 +167,7 @@ def measure_data(checkouts: Path, repos: list[str], show: bool, with_via: bool,
 
     totals = [0, 0, 0, 0, 0]
     rates: list[tuple[float, float, float]] = []
+    truth_found: list[tuple[int, int]] = []
     for path in sorted(data.glob("*.toml")):
         name, truth = load_data(path, with_via)
         if repos and name not in repos:
@@ -170,15 +181,20 @@ def measure_data(checkouts: Path, repos: list[str], show: bool, with_via: bool,
         real, hit, listed, findings, true = row
         rates.append((hit / real if real else 1.0, hit / listed if listed else 1.0,
                       true / findings if findings else 1.0))
-        print(f"  {name}: {hit}/{real} real invocations found right ({listed} listed); {true}/{findings} findings true")
+        matched = truth_findings_found(truth, result)
+        truth_found.append((matched, len(truth["findings"])))
+        print(f"  {name}: {hit}/{real} real invocations found right ({listed} listed); {true}/{findings} findings true"
+              f"; {matched}/{len(truth['findings'])} truth findings found")
         if with_via:
             _, plain = load_data(path, False)
             real2, hit2, _, _, _ = measure(checkouts / name.replace("/", "+"), plain, False, result)
             print(f"    without via: {hit2}/{real2} real invocations found right")
     if rates:
         means = [sum(r[i] for r in rates) / len(rates) for i in range(3)]
+        found_mean = sum(k / n if n else 1.0 for k, n in truth_found) / len(truth_found)
         print(f"  mean over {len(rates)} repositories: recall {means[0]:.1%}, listed right {means[1]:.1%}, "
-              f"findings above note true {means[2]:.1%}")
+              f"findings above note true {means[2]:.1%}, truth findings found {found_mean:.1%} "
+              f"(pooled {sum(k for k, _ in truth_found)}/{sum(n for _, n in truth_found)})")
     return totals
 
 
@@ -224,9 +240,9 @@ def summary(label: str, totals: list[int]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--checkouts", required=True, type=Path, help="directory of <owner>+<name> checkouts")
-    parser.add_argument("--set", choices=["training", "heldout", "data", "data-b", "both"], default="both",
-                        help="both = training and heldout (bench/audit_truth/training/, heldout-first/); data, data-b = "
-                             "the truth files of bench/audit_truth/heldout/, heldout-b/")
+    parser.add_argument("--set", choices=["training", "heldout", "data", "data-b", "data-c", "both"], default="both",
+                        help="both = training and heldout (bench/audit_truth/training/, heldout-first/); data, data-b, "
+                             "data-c = the truth files of bench/audit_truth/heldout/, heldout-b/, heldout-c/")
     parser.add_argument("--record", type=Path, help="data sets: write each audit's JSON into this directory")
     parser.add_argument("--without-via", action="store_true",
                         help="data: leave out invocations reached through CMake, Docker, action inputs, ... (`via`)")
