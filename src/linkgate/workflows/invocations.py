@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -400,7 +400,7 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
         unknown = tuple(a for a in argv if "${{" in a)
         if _unknown_subcommand(wf.rel, line, tuple(argv), unknown, scan):
             continue
-        for cause in unknown:
+        for cause in _unknown_that_matters(argv, unknown):
             scan.gap(Gap(wf.rel, line, " ".join(argv), f"cannot evaluate {cause}", _may_link(argv)),
                      f"cannot evaluate {cause} in `{' '.join(argv)}`; classified as written", cause=cause)
         _record(host, scan, Invocation(
@@ -465,6 +465,17 @@ def foreign_subcommand(repo: Path, argv: tuple[str, ...], cwd: str) -> str | Non
                 continue
         return word
     return None
+
+
+def _unknown_that_matters(argv: Sequence[str], unknown: Sequence[str]) -> tuple[str, ...]:
+    """The unknown values of *argv* that could change what it compiles: not one that only names
+    the toolchain (`cargo +${{ steps.toolchain.outputs.name }} build`), which picks the compiler
+    but neither the subcommand, the packages nor the features."""
+    def toolchain_only(cause: str) -> bool:
+        where = [i for i, a in enumerate(argv) if cause in a]
+        return bool(where) and where == [1] and argv[1].startswith("+") and \
+            posixpath.basename(argv[0]) in ("cargo", "cargo.exe", "cross")
+    return tuple(c for c in unknown if not toolchain_only(c))
 
 
 def _may_link(argv: tuple[str, ...] | list[str]) -> bool:
@@ -552,7 +563,7 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
             if _unknown_subcommand(cmd.file, cmd.line, cmd.argv, cmd.unknown, scan):
                 continue
             found.append(cmd)
-            for cause in cmd.unknown:
+            for cause in _unknown_that_matters(cmd.argv, cmd.unknown):
                 scan.gap(Gap(cmd.file, cmd.line, argv, f"cannot evaluate {cause}", _may_link(cmd.argv)),
                          f"cannot evaluate {cause} in `{argv}`; classified as written", cause=cause)
         elif cmd.name_unknown and frontends.may_be_cargo(cmd.argv):
