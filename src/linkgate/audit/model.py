@@ -29,6 +29,8 @@ EXERCISE = {
     "ctest": "tested", "fuzz run": "tested",
     # cargo-fuzz's corpus and test-case minimisers build the fuzz target (linked) and run it.
     "fuzz cmin": "linked", "fuzz tmin": "linked",
+    # cargo-codspeed's `build` compiles and links the benchmarks (`run` runs what it built).
+    "codspeed build": "linked",
     # `cargo package` verifies by compiling the packaged copy's lib with the features given.
     "package": "compiled",
 }

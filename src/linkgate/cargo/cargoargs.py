@@ -92,8 +92,8 @@ def parse(argv: tuple[str, ...] | list[str]) -> CargoCall | None:
     hack = None
     if sub == "hack":
         hack, sub, rest = _hack(rest)
-    elif sub in ("nextest", "llvm-cov", "auditable", "fuzz") and rest and not rest[0].startswith("-"):
-        if sub in ("nextest", "fuzz") or rest[0] in ("test", "run", "build", "nextest", "report"):
+    elif sub in ("nextest", "llvm-cov", "auditable", "fuzz", "codspeed") and rest and not rest[0].startswith("-"):
+        if sub in ("nextest", "fuzz", "codspeed") or rest[0] in ("test", "run", "build", "nextest", "report"):
             sub, rest = f"{sub} {rest[0]}", rest[1:]
             sub = PLUGIN_ALIASES.get(sub, sub)
     return _options(program, toolchain, sub, hack, rest, tuple(argv))

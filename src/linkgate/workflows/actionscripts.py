@@ -14,7 +14,9 @@ with the step's matrix and env:
 - ``uraimo/run-on-arch-action``: ``install`` (run when the container image is
   built) then ``run``;
 - ``addnab/docker-run-action``: ``run`` (in the container, in its working
-  directory: the repository when the workspace is mounted there).
+  directory: the repository when the workspace is mounted there);
+- ``CodSpeedHQ/action``: ``run`` (the benchmark command, on the runner, in the
+  shell named by ``shell``, bash by default, in ``working-directory`` when given).
 """
 
 from __future__ import annotations
@@ -32,8 +34,12 @@ _BY_NAME: dict[str, tuple[str, ...]] = {
     "cross-platform-actions/action": ("run",),
     "uraimo/run-on-arch-action": ("install", "run"),
     "addnab/docker-run-action": ("run",),
+    "codspeedhq/action": ("run",),
 }
-_RETRY = {"nick-fields/retry", "wandalen/wretry.action"}
+# Actions that run the script on the runner itself, in the shell their `shell` input names.
+_RETRY = {"nick-fields/retry", "wandalen/wretry.action", "codspeedhq/action"}
+# Actions whose input names the directory the script runs in.
+_WORKING_DIRECTORY = {"codspeedhq/action": "working-directory"}
 
 
 def script_inputs(uses: str) -> tuple[str, ...] | None:
@@ -66,3 +72,10 @@ def foreign_shell(uses: str, inputs: Mapping[str, Any]) -> str | None:
     if name in _RETRY and isinstance(shell, str) and shell.strip().lower() in ("python", "node"):
         return shell.strip().lower()
     return None
+
+
+def working_directory(uses: str, inputs: Mapping[str, Any]) -> str | None:
+    """The directory an action's input says its script runs in (relative to the workspace), or None."""
+    key = _WORKING_DIRECTORY.get(uses.split("@", 1)[0].strip().lower())
+    value = inputs.get(key) if key else None
+    return str(value).strip() or None if isinstance(value, str) else None

@@ -428,6 +428,9 @@ def _script_inputs(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, 
         return False
     # A VM or container runs the script on its own system; a retry action on the runner's.
     os_name = ctx.runner_os if actionscripts.on_runner(step.uses) else None
+    directory = actionscripts.working_directory(step.uses, step.with_)
+    if directory is not None:
+        cwd = _clean_dir(substitute_plain(directory, ctx)[0])
     for _key, text, powershell in actionscripts.scripts(step.uses, step.with_):
         # Read as the action runs it: a shell script in the checked-out repository.
         _run_commands(host, gates, wf, replace(step, run=text), ctx, cwd, step_env, scan, {}, powershell, os_name,
