@@ -258,6 +258,13 @@ def _unwrap(fields: list[Val], prefix: dict[str, Value], host: Host | None = Non
             if rest is None:
                 break
             fields = rest
+        elif head == "xargs" and len(fields) > 1:
+            rest = _xargs(fields[1:])
+            if rest is None:
+                break
+            fields = rest
+        elif head == "find" and any(f.text in ("-exec", "-execdir", "-ok", "-okdir") for f in fields):
+            fields = _find_exec(fields)
         elif head in _WRAPPERS:
             if head == "command" and len(fields) > 1 and fields[1].text in ("-v", "-V"):
                 return []
@@ -274,6 +281,58 @@ def _unwrap(fields: list[Val], prefix: dict[str, Value], host: Host | None = Non
         else:
             break
     return fields
+
+
+# GNU and BSD xargs options that take a value as the next word (`-I {}`, `-n 1`, `-P 4`).
+_XARGS_VALUE = {"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P",
+                "--max-procs", "-s", "--max-chars", "--process-slot-var", "-J", "-R", "-S"}
+# What xargs reads from its input, or find finds: words linkgate cannot know.
+XARGS_ITEMS = "$(items xargs reads from its input)"
+FIND_ITEMS = "$(paths find finds)"
+
+
+def _xargs(rest: list[Val]) -> list[Val] | None:
+    """`xargs [OPTIONS] CMD ARGS`: CMD ARGS with what xargs reads appended (or put where `-I R` says
+    R is), an unknown; None when the command is not written (xargs' default is `echo`)."""
+    replace_str: str | None = None
+    while rest and rest[0].known and rest[0].text.startswith("-") and rest[0].text != "-":
+        word = rest[0].text
+        if word == "--":
+            rest = rest[1:]
+            break
+        name, eq, attached = word.partition("=")
+        if word in _XARGS_VALUE:
+            if len(rest) < 2:
+                return None
+            if word == "-I":
+                replace_str = rest[1].text
+            rest = rest[2:]
+            continue
+        if word.startswith("-I") and len(word) > 2:
+            replace_str = word[2:]
+        elif word == "-i" or name == "--replace":
+            replace_str = attached if eq else "{}"
+        elif word.startswith("-i") and len(word) > 2:
+            replace_str = word[2:]
+        rest = rest[1:]
+    if not rest:
+        return None
+    items = unknown(XARGS_ITEMS)
+    if replace_str:
+        return [items if f.text == replace_str else
+                Val(f.text.replace(replace_str, items.text), f.causes + items.causes) if replace_str in f.text else f
+                for f in rest]
+    return [*rest, items]
+
+
+def _find_exec(fields: list[Val]) -> list[Val]:
+    """`find ... -exec CMD ARGS {} ;` (or `+`): CMD ARGS, each `{}` a path linkgate cannot know."""
+    start = next(i for i, f in enumerate(fields) if f.text in ("-exec", "-execdir", "-ok", "-okdir")) + 1
+    end = next((i for i in range(start, len(fields)) if fields[i].text in (";", "+")), len(fields))
+    found = unknown(FIND_ITEMS)
+    return [found if f.text == "{}" else
+            Val(f.text.replace("{}", found.text), f.causes + found.causes) if "{}" in f.text else f
+            for f in fields[start:end]]
 
 
 # Launchers that fetch a tool and run it with the rest of the line (`uvx --from 'maturin[zig]'
