@@ -6,6 +6,7 @@ and either judged or reported as invalid-workflow / unresolved."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -182,3 +183,27 @@ def test_a_called_8_mb_script_is_not_followed(sandbox):
     code, findings = audit(sandbox, HEAD + JOB + "    steps:\n      - run: bash scripts/big.sh\n")
     assert any(f["rule"] == "unresolved" and "scripts/big.sh" in f["message"] and "not followed" in f["message"]
                for f in findings), findings
+
+
+def _actions(repo: Path, count: int, calls: int, target: Callable[[int], int]) -> None:
+    for i in range(count):
+        d = repo / ".github" / "actions" / f"a{i}"
+        d.mkdir(parents=True, exist_ok=True)
+        body = "".join(f"    - uses: ./.github/actions/a{target(i)}\n" for _ in range(calls)) if target(i) < count else ""
+        (d / "action.yml").write_text("runs:\n  using: composite\n  steps:\n"
+                                      f"    - run: cargo build --features f{i}\n      shell: bash\n" + body)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("count", "calls", "cycle"), [(1000, 1, False), (1000, 10, False), (2, 10, True)])
+def test_local_actions_nested_1000_deep_fanned_out_or_in_a_cycle_stay_bounded(sandbox, count, calls, cycle):
+    outside, repo = sandbox
+    _actions(repo, count, calls, (lambda i: (i + 1) % 2) if cycle else (lambda i: i + 1))
+    code, findings = audit(sandbox, HEAD + JOB + "    steps:\n      - uses: ./.github/actions/a0\n")
+    messages = [f["message"] for f in findings if f["rule"] == "unresolved"]
+    if cycle:
+        assert any("a cycle of local actions" in m for m in messages), findings
+    elif calls == 1:
+        assert any("past GitHub's limit of 10 levels of composite actions" in m for m in messages), findings
+    else:
+        assert any("runs of local actions in one workflow" in m for m in messages), findings

@@ -40,12 +40,15 @@ class ExprContext:
     # Outputs of the job's earlier steps that linkgate read (step id -> name -> value); any
     # other step output is unknown.
     steps: Mapping[str, Mapping[str, str]] | None = None
+    # In a composite action's steps: the action's directory (`github.action_path`).
+    action_path: str | None = None
 
     @functools.cached_property
     def _contexts(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "env": ghexpr.OpenMap(self.env),
-            "github": ghexpr.OpenMap(workspace=WORKSPACE),
+            "github": ghexpr.OpenMap(workspace=WORKSPACE, **({"action_path": self.action_path}
+                                                               if self.action_path is not None else {})),
             "runner": ghexpr.OpenMap(**({"os": self.runner_os} if self.runner_os else {})),
         }
         if self.matrix is not None:

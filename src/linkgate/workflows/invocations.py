@@ -26,7 +26,7 @@ from typing import Any
 from linkgate.cargo import frontends
 from linkgate.cargo.cargoargs import installs_crate, parse as parse_cargo, subcommand_word
 from linkgate.cargo.subcommand import NOT_LINKING, expand_aliases, known_name
-from linkgate.workflows import actionscripts, cmake, coverage, docker, frontcmd, joboutputs, matrix, model, pwsh, \
+from linkgate.workflows import actionscripts, cmake, composite, coverage, docker, frontcmd, joboutputs, matrix, model, pwsh, \
     reusable
 from linkgate.workflows.coverage import CoverageLog, Gap, StepCoverage
 from linkgate.workflows.gates import GateCommand, GateSource, RunLine, run_line
@@ -35,6 +35,7 @@ from linkgate.workflows.expr import ExprContext, condition, placeholders, render
 from linkgate.workflows.indirect import RepoHost
 from linkgate.workflows.model import CallSite, Job, Step, Workflow
 from linkgate.workflows.shell import Evaluator, Frame, ShellCommand, Val
+from linkgate.workflows.shell.state import WORKSPACE
 
 # GitHub-hosted runner images. Any other label can only be served by a
 # self-hosted runner (GitHub's larger runners aside, which also carry custom labels).
@@ -87,6 +88,9 @@ class Scan:
     _gaps: list[Gap] = field(default_factory=list, repr=False)
     _not_followed: set[str] = field(default_factory=set, repr=False)
     _called_runs: int = field(default=0, repr=False)
+    _action_runs: int = field(default=0, repr=False)
+    # Each local action directory, loaded once: (the action, or why not; the files refused reading it).
+    _actions: dict[str, tuple[Any, list[tuple[str, str]]]] = field(default_factory=dict, repr=False)
     # (workflow, job, step) of each coverage entry -> the caller chains that ran it (by their keys).
     chains: dict[tuple[str, str, int], dict[tuple[tuple[str, str], ...], tuple[CallSite, ...]]] = field(
         default_factory=dict)
@@ -285,7 +289,11 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
                     outputs[step.id] = written
         elif step.uses:
             _foreign_checkout(step, ctx, host)
-            understood = _action_step(host, gates, wf, step, ctx, cwd, step_env, scan, conds, common)
+            given: dict[str, str] = {}
+            understood = _action_step(host, gates, wf, step, ctx, cwd, step_env, scan, conds, common,
+                                      written=given, carried=carried if not conds else {})
+            if step.id and not conds and given.pop(_OUTPUTS_KNOWN, None) is not None:
+                outputs[step.id] = given
         scan.coverage.add(StepCoverage(
             wf.rel, job.id, step.index, step.line, _step_label(step), "run" if step.run is not None else "action",
             coverage.status_of(scan._gaps, understood), tuple(scan._gaps),
@@ -329,7 +337,7 @@ def _foreign_step(wf: Workflow, step: Step, scan: Scan) -> None:
 def _run_commands(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ctx: ExprContext, cwd: str,
                   step_env: Mapping[str, str], scan: Scan, carried: dict[str, str], powershell: bool,
                   os_name: str | None, conds: tuple[str, ...], common: dict[str, Any],
-                  written: dict[str, str] | None = None) -> None:
+                  written: dict[str, str] | None = None, prefix: tuple[str, ...] = ()) -> None:
     for cmd in _run_step(host, wf, step, ctx, cwd, step_env, scan, carried, powershell, os_name, written):
         all_conds = conds + cmd.conditions
         selection = run_line(cmd.argv)
@@ -338,20 +346,28 @@ def _run_commands(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, c
                 gate_conds = all_conds + ((g.condition,) if g.condition else ())
                 _record(host, scan, Invocation(
                     **common, file=cmd.file, line=cmd.line, argv=g.argv, cwd=g.cwd, env=g.env,
-                    via=(*cmd.via, f"{cmd.file}:{cmd.line} {' '.join(cmd.argv)}", g.defined),
+                    via=(*prefix, *cmd.via, f"{cmd.file}:{cmd.line} {' '.join(cmd.argv)}", g.defined),
                     conditional=bool(gate_conds), conditions=gate_conds))
             continue
         _record(host, scan, Invocation(
             **common, file=cmd.file, line=cmd.line, argv=cmd.argv, cwd=cmd.cwd, env=cmd.env,
-            via=cmd.via, unknown=cmd.unknown, conditional=bool(all_conds), conditions=all_conds))
+            via=(*prefix, *cmd.via), unknown=cmd.unknown, conditional=bool(all_conds), conditions=all_conds))
 
 
 def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ctx: ExprContext, cwd: str,
-                 step_env: Mapping[str, str], scan: Scan, conds: tuple[str, ...], common: dict[str, Any]) -> bool:
-    """The cargo commands of a `uses:` step; False when the action is one linkgate does not read."""
+                 step_env: Mapping[str, str], scan: Scan, conds: tuple[str, ...], common: dict[str, Any],
+                 stack: tuple[str, ...] = (), written: dict[str, str] | None = None,
+                 carried: dict[str, str] | None = None, prefix: tuple[str, ...] = ()) -> bool:
+    """The cargo commands of a `uses:` step; False when the action is one linkgate does not read.
+    A local composite action's outputs go to *written* (with the key _OUTPUTS_KNOWN when they are
+    known), what its steps write to $GITHUB_ENV to *carried*; *stack* is the chain of local actions
+    that led here, *prefix* the `via` hops of those calls."""
     assert step.uses is not None
     inputs = {k: (substitute_plain(v, ctx)[0] if isinstance(v, str) else v) for k, v in step.with_.items()}
     line = step.key_lines.get("uses", step.line)
+    if step.uses.strip().startswith("./") and "${{" not in step.uses:
+        return _local_action(host, gates, wf, step, ctx, step_env, scan, conds, common, stack, written, carried,
+                             prefix)
     name = frontends.canonical_action(step.uses)
     if name == "docker/build-push-action":
         context = str(inputs.get("context") or ".")
@@ -361,7 +377,7 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
         _dockerfile(host, probe, image, scan)
         return True
     if actionscripts.script_inputs(step.uses) is not None:
-        return _script_inputs(host, gates, wf, step, ctx, cwd, step_env, scan, conds, common)
+        return _script_inputs(host, gates, wf, step, ctx, cwd, step_env, scan, conds, common, prefix)
     if not frontends.known_action(step.uses):
         if not coverage.known_no_cargo_action(step.uses):
             gap = coverage.action_gap(wf.rel, line, step.uses, host.peek)
@@ -394,7 +410,7 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
             for g in _gate_commands(gates, selection, wf.rel, line, cwd, step_env, unknown, scan):
                 _record(host, scan, Invocation(
                     **common, file=wf.rel, line=line, argv=g.argv, cwd=g.cwd, env=g.env,
-                    via=(f"{wf.rel}:{line} uses: {step.uses}", g.defined),
+                    via=(*prefix, f"{wf.rel}:{line} uses: {step.uses}", g.defined),
                     conditional=True, conditions=gate_conds + ((g.condition,) if g.condition else ())))
             continue
         unknown = tuple(a for a in argv if "${{" in a)
@@ -405,13 +421,139 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
                      f"cannot evaluate {cause} in `{' '.join(argv)}`; classified as written", cause=cause)
         _record(host, scan, Invocation(
             **common, file=wf.rel, line=line, argv=tuple(argv), cwd=step_cwd, env=step_env, unknown=unknown,
-            via=(f"{wf.rel}:{line} uses: {step.uses}", *action_via), conditional=bool(conds),
+            via=(*prefix, f"{wf.rel}:{line} uses: {step.uses}", *action_via), conditional=bool(conds),
             conditions=conds))
     return True
 
 
+# The key of a local action's outputs that says they were all computed (never a real output name).
+_OUTPUTS_KNOWN = "\0known"
+
+
+def _local_action(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ctx: ExprContext,
+                  step_env: Mapping[str, str], scan: Scan, conds: tuple[str, ...], common: dict[str, Any],
+                  stack: tuple[str, ...], written: dict[str, str] | None, carried: dict[str, str] | None,
+                  prefix: tuple[str, ...]) -> bool:
+    """`uses: ./path`: a composite action's steps read as the calling job runs them
+    (workflows.composite), attributed to the calling step with a `via` hop naming the action;
+    a JavaScript or container action, or one that cannot be read, is a gap of the step."""
+    assert step.uses is not None
+    uses = step.uses.strip()
+    line = step.key_lines.get("uses", step.line)
+    directory = composite.directory_of(uses)
+    chain = (*prefix, f"{wf.rel}:{line} uses: {uses}")
+    if directory is None:
+        why = "a local action outside the repository, which linkgate never reads"
+        scan.gap(Gap(wf.rel, line, f"uses: {uses}", why, True),
+                 f"`uses: {uses}` is {why}; the cargo commands it runs are not audited", cause=f"uses: {uses}")
+        return False
+    if directory not in scan._actions:
+        scan._actions[directory] = (composite.load(directory, host.peek), host.take_refused())
+    action, refused = scan._actions[directory]
+    if isinstance(action, (composite.Action, composite.Unloadable)):
+        host.touched.append(action.rel)  # read for this step (a coverage file)
+    if refused:
+        rel, reason = refused[0]
+        message = f"{rel}: {reason}; not read, so what it runs is unknown"
+        scan.gap(Gap(wf.rel, line, f"uses: {uses}", f"{rel}: {reason}", True), message, cause=f"file {rel}")
+        return False
+    if action is None:
+        why = f"no action.yml or action.yaml in {directory or '.'} (made at run time, or GitHub fails the step)"
+        scan.gap(Gap(wf.rel, line, f"uses: {uses}", why, True, (), directory or "."),
+                 f"`uses: {uses}`: {why}; the cargo commands it runs are not audited", cause=f"uses: {uses}")
+        return False
+    if isinstance(action, composite.Unloadable):
+        scan._not_followed.add(action.rel)
+        why = f"{action.rel}:{action.line}: {action.why}"
+        scan.gap(Gap(wf.rel, line, f"uses: {uses}", why, True, _mentions(host, action.rel), action.rel),
+                 f"`uses: {uses}`: {why}; the cargo commands it runs are not audited", cause=f"uses: {uses}")
+        return False
+    if action.using != "composite":
+        kind = ("a local JavaScript action" if action.using.startswith("node") else
+                "a local container action" if action.using == "docker" else
+                f"a local action (`using: {action.using}`)")
+        found = _mentions(host, action.rel)
+        scan._not_followed.add(action.rel)
+        why = f"{kind} linkgate does not read"
+        scan.gap(Gap(wf.rel, line, f"uses: {uses}", why, True, found, action.rel),
+                 f"`uses: {uses}` is {why}; the cargo commands it runs are not audited" if found else None,
+                 cause=f"uses: {uses}")
+        return False
+    if action.rel in stack:
+        why = f"a cycle of local actions ({' -> '.join((*stack, action.rel))}), which never ends on GitHub"
+        scan.gap(Gap(wf.rel, line, f"uses: {uses}", why, False), f"`uses: {uses}` makes {why}; not followed",
+                 cause=f"uses: {uses}")
+        return False
+    if len(stack) >= composite.MAX_DEPTH:
+        why = f"past GitHub's limit of {composite.MAX_DEPTH} levels of composite actions"
+        scan.gap(Gap(wf.rel, line, f"uses: {uses}", why, False),
+                 f"`uses: {uses}` is {why} (GitHub fails the job); not followed", cause=f"uses: {uses}")
+        return False
+    scan._action_runs += 1
+    if scan._action_runs > composite.MAX_RUNS:
+        why = f"past {composite.MAX_RUNS:,} runs of local actions in one workflow (nested calls multiply)"
+        scan.gap(Gap(wf.rel, line, f"uses: {uses}", why, True),
+                 f"`uses: {uses}` is {why}; it and the rest were not audited", cause="local action runs")
+        return False
+    awf = replace(wf, rel=action.rel)  # where the action's lines are; the invocations stay the caller's
+    bound = composite.bind(action, step.with_, ctx)
+    action_path = f"{WORKSPACE}/{action.directory}" if action.directory else WORKSPACE
+    base_env = {**step_env, "GITHUB_ACTION_PATH": action_path}
+    own_env: dict[str, str] = {}  # what the action's steps wrote to $GITHUB_ENV
+    outputs: dict[str, dict[str, str]] = {}
+    understood = False
+    gaps_before = len(scan._gaps)
+    for inner in action.steps:
+        env = {**base_env, **own_env}
+        inner_ctx = ExprContext(matrix=ctx.matrix, env=env, runner_os=ctx.runner_os, inputs=bound, steps=outputs,
+                                action_path=action_path)
+        env = _env_layer(env, inner.env, inner_ctx)
+        inner_ctx = replace(inner_ctx, env=env)
+        runs = condition(inner.if_, inner_ctx)
+        if runs is False:
+            continue
+        inner_conds = conds + (() if runs else (f"{action.rel}:{inner.key_lines.get('if', inner.line)} "
+                                                f"if: {inner.if_}",))
+        inner_cwd = _clean_dir(substitute_plain(inner.working_directory or "", inner_ctx)[0])
+        if inner.run is not None:
+            shell = (inner.shell or "").split()[0] if (inner.shell or "").split() else ""
+            if not shell:
+                why = "a composite action's `run:` step without `shell:`, which GitHub refuses"
+                scan.gap(Gap(action.rel, inner.key_lines.get("run", inner.line), "run:", why, False),
+                         f"{why}; not read", cause=f"no shell {inner.line}")
+                continue
+            if shell in _NOT_SHELL:
+                _foreign_step(awf, inner, scan)
+                continue
+            understood = True
+            inner_written: dict[str, str] = {}
+            _run_commands(host, gates, awf, inner, inner_ctx, inner_cwd, env, scan,
+                          own_env if not inner_conds else {}, shell in _POWERSHELL, ctx.runner_os, inner_conds,
+                          common, inner_written, chain)
+            if inner.id and not inner_conds:
+                outputs[inner.id] = inner_written
+        elif inner.uses:
+            nested: dict[str, str] = {}
+            understood = _action_step(host, gates, awf, inner, inner_ctx, inner_cwd, env, scan, inner_conds,
+                                      common, (*stack, action.rel), nested, own_env if not inner_conds else {},
+                                      chain) or understood
+            if inner.id and not inner_conds and nested.pop(_OUTPUTS_KNOWN, None) is not None:
+                outputs[inner.id] = nested
+    if carried is not None:
+        carried.update(own_env)
+    if written is not None:
+        values = composite.outputs(action, ExprContext(matrix=ctx.matrix, env={**base_env, **own_env},
+                                                      runner_os=ctx.runner_os, inputs=bound, steps=outputs,
+                                                      action_path=action_path))
+        if values is not None:
+            written.update(values)
+            written[_OUTPUTS_KNOWN] = ""
+    return understood or len(scan._gaps) == gaps_before
+
+
 def _script_inputs(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ctx: ExprContext, cwd: str,
-                   step_env: Mapping[str, str], scan: Scan, conds: tuple[str, ...], common: dict[str, Any]) -> bool:
+                   step_env: Mapping[str, str], scan: Scan, conds: tuple[str, ...], common: dict[str, Any],
+                   prefix: tuple[str, ...] = ()) -> bool:
     """An action that runs its inputs as shell scripts (workflows.actionscripts): each read as a `run:`."""
     assert step.uses is not None
     foreign = actionscripts.foreign_shell(step.uses, step.with_)
@@ -434,7 +576,7 @@ def _script_inputs(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, 
     for _key, text, powershell in actionscripts.scripts(step.uses, step.with_):
         # Read as the action runs it: a shell script in the checked-out repository.
         _run_commands(host, gates, wf, replace(step, run=text), ctx, cwd, step_env, scan, {}, powershell, os_name,
-                      conds, common)
+                      conds, common, None, prefix)
     return True
 
 

@@ -163,7 +163,7 @@ def _job(jid: str, raw: YMap, line: int) -> Job:
     strategy = raw.get("strategy")
     steps_raw = raw.get("steps")
     steps = tuple(
-        _step(i, s) for i, s in enumerate(steps_raw if isinstance(steps_raw, list) else []) if isinstance(s, YMap)
+        parse_step(i, s) for i, s in enumerate(steps_raw if isinstance(steps_raw, list) else []) if isinstance(s, YMap)
     )
     needs = raw.get("needs")
     return Job(
@@ -225,7 +225,8 @@ def _runs_on(value: Any) -> tuple[tuple[str, ...], bool]:
     return (), value is not None
 
 
-def _step(index: int, raw: YMap) -> Step:
+def parse_step(index: int, raw: YMap) -> Step:
+    """One step mapping (of a job, or of a composite action's `runs.steps`)."""
     run = raw.get("run")
     return Step(
         index=index,

@@ -77,7 +77,7 @@ def test_programs_linkgate_does_not_read_are_named_with_the_lines_that_write_car
         # Run by path, but a nushell program: never read as bash.
         ("check", 13, "partly read", [(f"{WF}:13", "a nushell program linkgate does not read", True)]),
         ("check", 14, "unread", [(f"{WF}:15", "a Python script linkgate does not read", True)]),
-        ("check", 18, "unread", [(f"{WF}:18", "a local action linkgate does not read", True)]),
+        ("check", 18, "unread", [(f"{WF}:18", "a local JavaScript action linkgate does not read", True)]),
         ("check", 19, "unread", [(f"{WF}:19", "an action linkgate does not know", False)]),
     ]
     mentions = [(m["file"], m["line"]) for wf in doc["coverage"]["workflows"] for job in wf["jobs"]
