@@ -716,6 +716,7 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
                      f"cannot evaluate `{cmd.argv[0]}` in `{argv}`; if it runs cargo, this command is not audited",
                      cause=cmd.argv[0])
         else:
+            _passes_cargo_on(cmd, scan)
             _interpreted(host, cmd, scan)
             _cmake(host, cmd, scan)
             _nix(host, cmd, scan)
@@ -734,6 +735,43 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
             scan.gap(Gap(problem.file, problem.line, "", problem.message, problem.cargo),
                      problem.message if problem.cargo else None, cause=problem.cause)
     return found
+
+
+# A program that runs cargo, written as a word of another command's arguments.
+_CARGO_WORD = re.compile(r"(?:^|[\s;&|(`'\"])(cargo|cross|maturin|wasm-pack|cargo-zigbuild|cargo-make|makers)"
+                         r"(?:\.exe)?(?=$|[\s;&|)`'\"])")
+_SUBSTITUTION = re.compile(r"\$\([^()]*\)|`[^`]*`|<\([^()]*\)")
+# Programs that take such a word as data, never as a command to run: printing, searching,
+# package managers and tool installers, file and version-control commands.
+_TAKES_CARGO_AS_DATA = {
+    "echo", "printf", "which", "type", "hash", "whereis", "command", "grep", "egrep", "fgrep", "rg", "sed", "awk",
+    "gawk", "cut", "tr", "sort", "uniq", "head", "tail", "cat", "tee", "wc", "jq", "yq", "ls", "test", "[", "[[",
+    "apt", "apt-get", "dpkg", "yum", "dnf", "zypper", "pacman", "apk", "brew", "port", "choco", "scoop", "winget",
+    "pkg", "pkg_add", "pkgin", "emerge", "nix-env", "rustup", "pip", "pip3", "pipx", "conda", "mamba", "npm",
+    "git", "cp", "mv", "rm", "ln", "mkdir", "chmod", "chown", "touch", "stat", "file", "readlink", "realpath",
+    "basename", "dirname", "export", "unset", "alias", "local", "declare", "readonly", "set", "curl", "wget",
+    "tar", "unzip", "zip", "gh", "sccache", "ccache", "cargo-binstall", "binstall", "du", "df", "strip",
+    "Write-Host", "Write-Output", "Get-Command", "gcm", "where", "where.exe", "Test-Path",
+    # A sourced or run script is followed (or named unread) by the shell reader itself.
+    "source", ".",
+}
+
+
+def _passes_cargo_on(cmd: ShellCommand, scan: Scan) -> None:
+    """A program linkgate does not read whose arguments name cargo (`parallel cargo test ::: a b`,
+    `script -c "cargo build"`): it may run it, so it is a gap that may link, never a silent miss."""
+    name = posixpath.basename(cmd.argv[0]) if cmd.argv else ""
+    if not name or name in _TAKES_CARGO_AS_DATA or name.lower() in _TAKES_CARGO_AS_DATA:
+        return
+    # A command substitution's text is there because its value is unknown; the evaluator
+    # reads the command inside it on its own.
+    hit = next((m.group(1) for a in cmd.argv[1:] if (m := _CARGO_WORD.search(_SUBSTITUTION.sub(" ", a)))), None)
+    if hit is None:
+        return
+    shown = " ".join(cmd.argv)
+    why = f"`{name}` runs a command linkgate does not read, and `{hit}` is among its arguments"
+    scan.gap(Gap(cmd.file, cmd.line, shown, why, True),
+             f"{why} (`{shown[:120]}`); if it runs cargo, that command is not audited", cause=name)
 
 
 def _mentions(host: RepoHost, rel: str) -> tuple[coverage.Mention, ...]:

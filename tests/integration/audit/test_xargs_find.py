@@ -47,3 +47,37 @@ def test_xargs_and_find_exec_run_their_command_with_unknown_items(tmp_path: Path
     assert gaps[6] == ("partly read", [f"cannot evaluate {items}"])
     assert gaps[8] == ("partly read", [f"cannot evaluate {paths}"])
     assert gaps[9] == ("read", []) and gaps[10] == ("read", [])
+
+
+NET = """\
+on: pull_request
+jobs:
+  t:
+    runs-on: ubuntu-latest
+    steps:
+      - run: "parallel cargo test --features ::: a b"
+      - run: script -q -e -c "cargo build --release" /dev/null
+      - run: |
+          echo "cargo test"
+          sudo apt-get install -y cargo
+          rustup component add cargo
+          ldd $(cargo test --no-run --message-format=json | jq -r .executable)
+"""
+
+
+def test_a_program_that_may_run_cargo_from_its_arguments_is_a_gap_never_a_silent_miss(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.rs").write_text("fn main() {}\n")
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(NET)
+    git_repo(tmp_path)
+    main(["audit", "--repo", str(tmp_path), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    gaps = {s["line"]: [(g["why"], g["may_run_cargo"]) for g in s["gaps"]]
+            for wf in doc["coverage"]["workflows"] for job in wf["jobs"] for s in job["steps"]}
+    assert gaps[6] == [("`parallel` runs a command linkgate does not read, and `cargo` is among its arguments", True)]
+    assert gaps[7] == [("`script` runs a command linkgate does not read, and `cargo` is among its arguments", True)]
+    # Printing, installing and a substitution the reader evaluates itself are no such gap.
+    assert gaps[8] == []
+    assert [i["argv"][:3] for i in doc["invocations"]] == [["cargo", "test", "--no-run"]]
