@@ -24,7 +24,7 @@ from pathlib import Path
 
 from linkgate import repofs
 from linkgate.errors import RefusedFile
-from linkgate.workflows import docker, tasks
+from linkgate.workflows import docker, taskfiles, tasks
 from linkgate.workflows.coverage import Mention
 from linkgate.workflows.shell.state import Recipe
 
@@ -123,6 +123,8 @@ class RepoHost:
 
     def task_recipes(self, argv: tuple[str, ...], cwd: str,
                      env: Mapping[str, str]) -> tuple[list[Recipe], list[tuple[str, bool]]] | None:
+        if argv and posixpath.basename(argv[0]) in taskfiles.PROGRAMS:
+            return taskfiles.recipes(self.read_script, argv, cwd)
         if not tasks.is_task_runner(argv):
             return None
         return tasks.task_recipes(self.read_script, argv, cwd, env, self.workspace_dirs)

@@ -258,6 +258,11 @@ def _unwrap(fields: list[Val], prefix: dict[str, Value], host: Host | None = Non
             if rest is None:
                 break
             fields = rest
+        elif head in ("pixi", "mise") and len(fields) > 2 and fields[1].text in _IN_ENVIRONMENT[head]:
+            rest = _in_environment(head, fields)
+            if rest is None:
+                break
+            fields = rest
         elif head == "xargs" and len(fields) > 1:
             rest = _xargs(fields[1:])
             if rest is None:
@@ -281,6 +286,35 @@ def _unwrap(fields: list[Val], prefix: dict[str, Value], host: Host | None = Non
         else:
             break
     return fields
+
+
+# `pixi exec CMD`, `mise exec [--] CMD` / `mise x`: CMD in the tool's environment. `pixi run WORD`
+# runs the task WORD when the manifest defines it (workflows.taskfiles), else the command WORD:
+# taken as a command only when WORD is a program that runs cargo, which no task is named after.
+_IN_ENVIRONMENT = {"pixi": {"exec", "run"}, "mise": {"exec", "x"}}
+_PIXI_MISE_VALUE = {"-e", "--environment", "--manifest-path", "-m", "-s", "--spec", "-c", "--color", "-C", "--cd",
+                    "-j", "--jobs"}
+_CARGO_PROGRAMS = {"cargo", "cross", "maturin", "cargo-zigbuild", "wasm-pack", "napi", "makers", "cargo-make"}
+
+
+def _in_environment(head: str, fields: list[Val]) -> list[Val] | None:
+    verb = fields[1].text
+    rest = fields[2:]
+    if head == "mise":
+        # `mise exec [TOOL@VERSION]... -- COMMAND`: the command follows `--`.
+        cut = next((i for i, f in enumerate(rest) if f.text == "--"), None)
+        return rest[cut + 1:] or None if cut is not None else None
+    while rest and rest[0].known and rest[0].text.startswith("-") and rest[0].text != "--":
+        if rest[0].text in ("-C", "--cd"):
+            return None  # another directory: not placed wrongly
+        rest = rest[2:] if rest[0].text in _PIXI_MISE_VALUE else rest[1:]
+    if rest and rest[0].text == "--":
+        rest = rest[1:]
+    if not rest or not rest[0].known:
+        return None
+    if head == "pixi" and verb == "run" and posixpath.basename(rest[0].text) not in _CARGO_PROGRAMS:
+        return None
+    return rest
 
 
 # GNU and BSD xargs options that take a value as the next word (`-I {}`, `-n 1`, `-P 4`).
