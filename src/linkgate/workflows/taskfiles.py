@@ -231,7 +231,8 @@ def _mise(read: ReadText, args: list[str], cwd: str) -> tuple[list[Recipe], Prob
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         return [], [(f"{rel} is not valid TOML ({e}); not followed", True)]
-    tasks = doc.get("tasks") if isinstance(doc.get("tasks"), dict) else {}
+    raw = doc.get("tasks")
+    tasks: dict[str, Any] = raw if isinstance(raw, dict) else {}
     if args[0] not in tasks:
         return [], [(f"{rel}: no task {args[0]!r} (a file task under mise-tasks/ is not read); not followed", True)]
     out: list[Recipe] = []
