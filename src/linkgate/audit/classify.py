@@ -25,7 +25,7 @@ from linkgate import repofs
 from linkgate.cargo import manifests
 from linkgate.audit.model import COMPILED_ONLY, EXERCISE, Classified
 from linkgate.cargo.cargoargs import CargoCall, installs_crate, parse
-from linkgate.cargo.features import FeatureSet, feature_sets
+from linkgate.cargo.features import FeatureSet, feature_sets, per_package
 from linkgate.workflows.invocations import Invocation
 from linkgate.workflows.triggers import Trigger, trigger_for
 
@@ -51,8 +51,15 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
     cache = triggers if triggers is not None else {}
     if key not in cache:
         cache[key] = trigger_for(repo, inv.workflow, inv.job, inv.step, inv.callers)
-    sets = feature_sets(repo, inv.cwd, call, _package_manifest(repo, call, selected))
     outside = _outside_checkout(repo, inv.cwd, call)
+    own = per_package(repo, inv.cwd, call, selected) if selected and not outside else None
+    if own is not None and selected:
+        # One set per selected package, as cargo enables the flags on each: `-p a --features
+        # cuda` and `-p b --features cuda` are different sets to cargo.
+        reach = {m.name: _reach([m]) for m in selected if m.name}
+        return Classified(inv, call, exercise, tuple(replace(fs, reach=reach[fs.packages[0]]) for fs in own),
+                          cache[key])
+    sets = feature_sets(repo, inv.cwd, call, _package_manifest(repo, call, selected))
     if outside:
         # `git clone x && cd x && cargo test --features f`: x's package and features, not ours.
         selected = None
@@ -62,10 +69,9 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
         # With no [features] table, --all-features enables nothing: it is the default set.
         sets = tuple(dict.fromkeys(FeatureSet(fs.features, fs.no_default, False, fs.symbolic) for fs in sets))
     if selected:
-        # `-p a --features cuda` and `-p b --features cuda` are different sets to cargo.
         names = tuple(sorted({m.name for m in selected if m.name}))
-        reach = _reach(selected)
-        sets = tuple(dict.fromkeys(replace(fs, packages=names, reach=reach) for fs in sets))
+        reach_all = _reach(selected)
+        sets = tuple(dict.fromkeys(replace(fs, packages=names, reach=reach_all) for fs in sets))
     return Classified(inv, call, exercise, sets, cache[key])
 
 

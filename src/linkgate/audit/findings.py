@@ -98,7 +98,9 @@ def _covered(fs: FeatureSet, linked: Iterable[FeatureSet]) -> bool:
 def _of(fs: FeatureSet) -> str:
     if not fs.packages:
         return ""
-    return f" of {', '.join(fs.packages)}" if len(fs.packages) <= 3 else f" of {len(fs.packages)} packages"
+    if len(fs.packages) <= 3:
+        return f" of {', '.join(fs.packages)}"
+    return f" of {', '.join(fs.packages[:2])} and {len(fs.packages) - 2} more"
 
 
 def _never_linked(items: list[Classified], could: tuple[str, ...] = ()) -> Iterable[RawFinding]:
@@ -114,9 +116,10 @@ def _never_linked(items: list[Classified], could: tuple[str, ...] = ()) -> Itera
             entries.append(Entry(fs, tuple(compiled), min(compiled, key=lambda c: (c.inv.file, c.inv.line))))
     for group in groups(entries):
         fs, first = group.entries[0].fs, group.entries[0].first
-        flags = f"--features {','.join(fs.features)}" if fs.features else ""
-        flags += " --no-default-features" if fs.no_default else ""
-        flags = "--all-features" if fs.all else flags
+        wrote = fs.written or fs  # the flags as the command wrote them
+        flags = f"--features {','.join(wrote.features)}" if wrote.features else ""
+        flags += " --no-default-features" if wrote.no_default else ""
+        flags = "--all-features" if wrote.all else flags
         flags = " ".join(f"-p {name}" for name in fs.packages) + " " + flags if 0 < len(fs.packages) <= 3 else flags
         sets_text, verb = _sets(group)
         yield RawFinding(
@@ -127,7 +130,7 @@ def _never_linked(items: list[Classified], could: tuple[str, ...] = ()) -> Itera
             hint=f"link {'it' if verb == 'is' else 'them'} in CI, e.g. "
             f"`{' '.join(['cargo', 'test', '--no-run', *flags.split()])}`"
             ", or add a linkgate gate for it and run it there (`linkgate ci github GATE --write`)",
-            sets=tuple(e.fs.qualified for e in group.entries), axis=group.axis,
+            sets=tuple(fs.qualified for e in group.entries for fs in e.sets), axis=group.axis,
         )
 
 
@@ -163,7 +166,7 @@ def _link_only_on_schedule(items: list[Classified], could: tuple[str, ...] = ())
             f"{_unless_text(could)}: a pull request can break {'its' if verb == 'is' else 'their'} link unseen",
             first.inv.file, first.inv.line, subject=", ".join(e.fs.label for e in group.entries), unless=could,
             hint="also link it on pull_request, path-filtered to its causal surface if it is slow",
-            sets=tuple(e.fs.qualified for e in group.entries), axis=group.axis,
+            sets=tuple(fs.qualified for e in group.entries for fs in e.sets), axis=group.axis,
         )
 
 

@@ -11,7 +11,7 @@ each group differs along that one axis only. The JSON keeps every set (``sets``)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from linkgate.audit.model import Classified
@@ -24,6 +24,29 @@ class Entry:
     fs: FeatureSet
     users: tuple[Classified, ...]  # the invocations the finding's sentence names
     first: Classified  # where it is reported
+    # The per-package sets the entry stands for (one command's label over several packages).
+    members: tuple[FeatureSet, ...] = ()
+
+    @property
+    def sets(self) -> tuple[FeatureSet, ...]:
+        return self.members or (self.fs,)
+
+
+def by_package(entries: Iterable[Entry]) -> list[Entry]:
+    """Entries of one label first reported at the same invocation, one per package, as one
+    entry naming their packages (``all features`` of riscv-rt, riscv-peripheral, ...)."""
+    merged: dict[tuple[int, str, str], list[Entry]] = {}
+    for e in entries:
+        merged.setdefault((id(e.first), e.fs.label, e.fs.scope), []).append(e)
+    out: list[Entry] = []
+    for part in merged.values():
+        if len(part) == 1:
+            out.append(part[0])
+            continue
+        packages = tuple(sorted({p for e in part for p in e.fs.packages}))
+        users = tuple({id(c): c for e in part for c in e.users}.values())  # Classified is unhashable
+        out.append(Entry(replace(part[0].fs, packages=packages), users, part[0].first, tuple(e.fs for e in part)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -38,7 +61,7 @@ class Group:
 
 def groups(entries: Iterable[Entry]) -> list[Group]:
     by_line: dict[tuple[str, int, str, str], list[Entry]] = {}
-    for e in entries:
+    for e in by_package(entries):
         inv = e.first.inv
         by_line.setdefault((inv.file, inv.line, inv.workflow.rel, inv.job.id), []).append(e)
     out: list[Group] = []

@@ -120,6 +120,58 @@ def feature_sets(repo: Path, cwd: str, call: CargoCall, package: str | None = No
     return tuple(dict.fromkeys(sets))
 
 
+def per_package(repo: Path, cwd: str, call: CargoCall,
+                selected: list[Manifest]) -> tuple[FeatureSet, ...] | None:
+    """One set per selected package, as cargo enables the call's flags on each (resolver 2):
+    a plain ``--features`` name applies to each selected package that has it, ``pkg/feat`` to
+    *pkg* alone (when *pkg* is a selected package; else it names a dependency's feature and
+    is kept), a name no selected package has is kept as written (cargo refuses it; the set
+    says what the command wrote). ``--all-features`` of a package without features is its
+    default set. Each set keeps its package (``packages=(name,)``) and is labelled as the
+    command wrote it, except when the package lacks every feature named: then it is its
+    default set, labelled so. None when a selected package's manifest is outside *repo*."""
+    names = {m.name for m in selected if m.name}
+    have = {f for m in selected for f in m.all_features}
+    out: list[FeatureSet] = []
+    for m in selected:
+        if m.name is None:
+            continue
+        try:
+            rel = m.path.relative_to(repo).as_posix()
+        except ValueError:
+            return None
+        own = package_features(call.features, m, names, have)
+        trivial_default = not m.default
+        wrote = FeatureSet(call.features, call.no_default_features and not trivial_default, call.all_features)
+        for fs in feature_sets(repo, cwd, replace(call, features=own), rel):
+            if fs.all and not m.all_features:
+                # With no [features] table, --all-features enables nothing: it is the default set.
+                fs = FeatureSet(fs.features, fs.no_default, False, fs.symbolic)
+            elif not call.hack and not fs.unknown:
+                lacks = own != call.features and not (fs.features or fs.no_default or fs.all)
+                fs = replace(fs, written=None if lacks or _same(fs, wrote) else wrote)
+            out.append(replace(fs, packages=(m.name,)))
+    return tuple(dict.fromkeys(out)) or None
+
+
+def _same(a: FeatureSet, b: FeatureSet) -> bool:
+    return (a.features, a.no_default, a.all, a.symbolic) == (b.features, b.no_default, b.all, b.symbolic)
+
+
+def package_features(features: tuple[str, ...], m: Manifest, names: set[str], have: set[str]) -> tuple[str, ...]:
+    """The ``--features`` entries cargo enables on *m* when the call selects the packages
+    *names*, whose features together are *have*."""
+    out: list[str] = []
+    for f in features:
+        pkg, slash, feat = f.partition("/")
+        if slash and pkg.rstrip("?") in names:
+            if pkg.rstrip("?") == m.name:
+                out.append(feat)
+        elif slash or f in m.all_features or f not in have:
+            out.append(f)
+    return tuple(sorted(set(out)))
+
+
 def _hack_features(manifest: Manifest, args: tuple[str, ...]) -> tuple[str, ...] | None:
     """The features cargo-hack expands: the [features] table, plus with ``--optional-deps``
     every optional dependency's implicit feature (``--optional-deps=a,b``: those); None when

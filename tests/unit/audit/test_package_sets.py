@@ -1,0 +1,108 @@
+"""Feature sets resolved per package, as cargo enables a command's flags on each selected package."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from linkgate.audit.model import AuditResult
+
+PR = "on: pull_request\n"
+
+
+def job(name: str, run: str) -> str:
+    return f"  {name}:\n    runs-on: ubuntu-latest\n    steps:\n      - run: {run}\n"
+
+
+def pkg(name: str, features: str = "", deps: str = "") -> str:
+    return f'[package]\nname = "{name}"\nversion = "0.1.0"\nedition = "2021"\n{deps}{features}'
+
+
+def never(res: AuditResult) -> list[tuple[str, str | None, str]]:
+    return [(f.rule, f.subject, f.message) for f in res.findings if f.rule in ("never-linked", "link-only-on-schedule")]
+
+
+WS = '[workspace]\nmembers = ["a", "b"]\nresolver = "2"\n'
+
+
+def test_root_and_manifest_path_all_features_are_one_set(audit_repo: Callable[..., AuditResult]) -> None:
+    # A virtual workspace: the root's `cargo test --all-features` links each member's
+    # all-features set, so doc of one member with --all-features is linked.
+    res = audit_repo(
+        {"ci.yml": PR + "jobs:\n" + job("t", "cargo test --all-features")
+         + job("d", "cargo doc --manifest-path ./a/Cargo.toml --all-features")},
+        {"Cargo.toml": WS, "a/Cargo.toml": pkg("a", '[features]\nx = []\ny = []\n'),
+         "a/src/lib.rs": "", "b/Cargo.toml": pkg("b", '[features]\nz = []\n'), "b/src/lib.rs": ""})
+    assert never(res) == []
+
+
+def test_workspace_clippy_names_only_members_never_linked(audit_repo: Callable[..., AuditResult]) -> None:
+    files = {"Cargo.toml": '[workspace]\nmembers = ["a", "b", "c", "d", "e"]\nresolver = "2"\n'}
+    for n in "abcde":
+        files |= {f"{n}/Cargo.toml": pkg(n, '[features]\nf = []\n'), f"{n}/src/lib.rs": ""}
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("l", "cargo clippy --all-features")
+                      + job("t", "cargo test --package a --all-features")}, files)
+    [(rule, subject, message)] = never(res)
+    assert (rule, subject) == ("never-linked", "all features")
+    assert "feature set `all features` of b, c and 2 more" in message
+    assert [f.sets for f in res.findings if f.rule == "never-linked"] == [
+        ("b: f", "c: f", "d: f", "e: f")]
+
+
+def test_no_default_features_is_the_default_set_without_a_default(audit_repo: Callable[..., AuditResult]) -> None:
+    # a has `default = []`, b no default key: --no-default-features changes nothing for
+    # either; c lacks `x`, so for c the command compiles its default set.
+    res = audit_repo(
+        {"ci.yml": PR + "jobs:\n" + job("l", "cargo clippy --workspace --no-default-features --features x")
+         + job("t", "cargo test --workspace --features x")},
+        {"Cargo.toml": '[workspace]\nmembers = ["a", "b", "c"]\nresolver = "2"\n',
+         "a/Cargo.toml": pkg("a", '[features]\ndefault = []\nx = []\n'), "a/src/lib.rs": "",
+         "b/Cargo.toml": pkg("b", '[features]\nx = []\n'), "b/src/lib.rs": "",
+         "c/Cargo.toml": pkg("c", '[features]\ndefault = ["y"]\ny = []\n'), "c/src/lib.rs": ""})
+    # c's set is `--no-default-features` (c has a default): never linked, and only c's.
+    [(rule, subject, message)] = never(res)
+    assert rule == "never-linked" and "of c " in message and subject == "x (no default)"
+
+
+def test_member_without_features_all_features_is_default(audit_repo: Callable[..., AuditResult]) -> None:
+    # b has no [features] table: its --all-features set is its default set, linked by `cargo test -p b`.
+    res = audit_repo(
+        {"ci.yml": PR + "jobs:\n" + job("l", "cargo clippy --workspace --all-features")
+         + job("t", "cargo test -p a --all-features") + job("u", "cargo test -p b")},
+        {"Cargo.toml": WS, "a/Cargo.toml": pkg("a", '[features]\nx = []\n'), "a/src/lib.rs": "",
+         "b/Cargo.toml": pkg("b"), "b/src/lib.rs": ""})
+    assert never(res) == []
+
+
+def test_package_feature_syntax_and_exclude(audit_repo: Callable[..., AuditResult]) -> None:
+    # `--features a/foo` enables foo on a only; --exclude c removes c and changes nobody else's set.
+    files = {"Cargo.toml": '[workspace]\nmembers = ["a", "b", "c"]\nresolver = "2"\n',
+             "a/Cargo.toml": pkg("a", '[features]\nfoo = []\n'), "a/src/lib.rs": "",
+             "b/Cargo.toml": pkg("b", '[features]\nfoo = []\n'), "b/src/lib.rs": "",
+             "c/Cargo.toml": pkg("c"), "c/src/lib.rs": ""}
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("t", "cargo test --all --exclude c --features a/foo")
+                      + job("l", "cargo clippy -p a --features foo") + job("m", "cargo clippy -p b")}, files)
+    assert never(res) == []
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("t", "cargo test --all --exclude c --features a/foo")
+                      + job("l", "cargo clippy -p b --features foo")}, files)
+    [(rule, subject, message)] = never(res)
+    assert rule == "never-linked" and subject == "foo" and "of b" in message
+
+
+def test_multi_p_features_apply_to_each_package_that_has_them(audit_repo: Callable[..., AuditResult]) -> None:
+    files = {"Cargo.toml": '[workspace]\nmembers = ["a", "b", "c"]\nresolver = "2"\n',
+             "a/Cargo.toml": pkg("a", '[features]\npg14 = []\n'), "a/src/lib.rs": "",
+             "b/Cargo.toml": pkg("b", '[features]\npg14 = []\n'), "b/src/lib.rs": "",
+             "c/Cargo.toml": pkg("c"), "c/src/lib.rs": ""}
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("t", "cargo test --features pg14 -p a -p b -p c")
+                      + job("l", "cargo clippy -p b --features pg14") + job("m", "cargo check -p c")}, files)
+    assert never(res) == []
+
+
+def test_multi_p_check_reports_only_the_unlinked_package(audit_repo: Callable[..., AuditResult]) -> None:
+    files = {"Cargo.toml": WS, "a/Cargo.toml": pkg("a", '[features]\ncuda = []\n'), "a/src/lib.rs": "",
+             "b/Cargo.toml": pkg("b", '[features]\ncuda = []\n'), "b/src/lib.rs": ""}
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("l", "cargo check -p a -p b --features cuda")
+                      + job("t", "cargo test -p a --features cuda")}, files)
+    [(rule, subject, message)] = never(res)
+    assert rule == "never-linked" and subject == "cuda" and "of b " in message
+    assert [f.sets for f in res.findings if f.rule == "never-linked"] == [("b: cuda",)]
