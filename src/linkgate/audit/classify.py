@@ -51,15 +51,18 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
     cache = triggers if triggers is not None else {}
     if key not in cache:
         cache[key] = trigger_for(repo, inv.workflow, inv.job, inv.step, inv.callers)
+    sets = feature_sets(repo, inv.cwd, call, _package_manifest(repo, call, selected))
     outside = _outside_checkout(repo, inv.cwd, call)
-    own = per_package(repo, inv.cwd, call, selected) if selected and not outside else None
+    # Several packages: one label for all, the command's as written (`--no-default-features`).
+    label = sets[0].written or sets[0] if len(sets) == 1 and not call.hack else None
+    own = per_package(repo, inv.cwd, call, selected, label if len(selected or ()) > 1 else None) \
+        if selected and not outside else None
     if own is not None and selected:
         # One set per selected package, as cargo enables the flags on each: `-p a --features
         # cuda` and `-p b --features cuda` are different sets to cargo.
-        reach = {m.name: _reach([m]) for m in selected if m.name}
+        reach = {m.name: _reach_of(m) for m in selected if m.name}
         return Classified(inv, call, exercise, tuple(replace(fs, reach=reach[fs.packages[0]]) for fs in own),
                           cache[key])
-    sets = feature_sets(repo, inv.cwd, call, _package_manifest(repo, call, selected))
     if outside:
         # `git clone x && cd x && cargo test --features f`: x's package and features, not ours.
         selected = None
@@ -93,6 +96,12 @@ def _exercise(call: CargoCall) -> str | None:
     if installs_crate(call) or (call.subcommand == "package" and "--no-verify" in call.args):
         return None  # a crates.io tool; a package not built
     return EXERCISE.get(call.subcommand)
+
+
+@functools.lru_cache(maxsize=16384)
+def _reach_of(m: manifests.Manifest) -> tuple[str, ...]:
+    # Once per package, not once per invocation: a workspace-wide command reaches every member.
+    return _reach([m])
 
 
 def _reach(selected: list[manifests.Manifest]) -> tuple[str, ...]:

@@ -67,6 +67,11 @@ def by_feature_set(items: Iterable[Classified]) -> dict[FeatureSet, list[Classif
     return out
 
 
+def _as_written_by(c: Classified, fs: FeatureSet) -> FeatureSet:
+    """*fs* labelled as *c* wrote it: one command's sets over several packages share its label."""
+    return next((own for own in c.feature_sets if own == fs), fs)
+
+
 def _jobs(items: Iterable[Classified]) -> str:
     seen: dict[str, str] = {}
     for c in items:
@@ -113,7 +118,8 @@ def _never_linked(items: list[Classified], could: tuple[str, ...] = ()) -> Itera
             continue
         compiled = [c for c in users if c.exercise in ("checked", "linted", COMPILED_ONLY)]
         if compiled:
-            entries.append(Entry(fs, tuple(compiled), min(compiled, key=lambda c: (c.inv.file, c.inv.line))))
+            first = min(compiled, key=lambda c: (c.inv.file, c.inv.line))
+            entries.append(Entry(_as_written_by(first, fs), tuple(compiled), first))
     for group in groups(entries):
         fs, first = group.entries[0].fs, group.entries[0].first
         wrote = fs.written or fs  # the flags as the command wrote them
@@ -154,7 +160,8 @@ def _link_only_on_schedule(items: list[Classified], could: tuple[str, ...] = ())
     for fs, users in sorted(linked.items(), key=lambda kv: feature_set_key(kv[0])):
         if fs.unknown or fs.scope or any(c.trigger.pr_visible for c in users) or _covered(fs, seen):
             continue
-        entries.append(Entry(fs, tuple(users), min(users, key=lambda c: (c.inv.file, c.inv.line))))
+        first = min(users, key=lambda c: (c.inv.file, c.inv.line))
+        entries.append(Entry(_as_written_by(first, fs), tuple(users), first))
     for group in groups(entries):
         first = group.entries[0].first
         users = [c for e in group.entries for c in e.users]

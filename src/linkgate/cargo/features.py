@@ -120,16 +120,17 @@ def feature_sets(repo: Path, cwd: str, call: CargoCall, package: str | None = No
     return tuple(dict.fromkeys(sets))
 
 
-def per_package(repo: Path, cwd: str, call: CargoCall,
-                selected: list[Manifest]) -> tuple[FeatureSet, ...] | None:
+def per_package(repo: Path, cwd: str, call: CargoCall, selected: list[Manifest],
+                label: FeatureSet | None = None) -> tuple[FeatureSet, ...] | None:
     """One set per selected package, as cargo enables the call's flags on each (resolver 2):
     a plain ``--features`` name applies to each selected package that has it, ``pkg/feat`` to
     *pkg* alone (when *pkg* is a selected package; else it names a dependency's feature and
     is kept), a name no selected package has is kept as written (cargo refuses it; the set
     says what the command wrote). ``--all-features`` of a package without features is its
     default set. Each set keeps its package (``packages=(name,)``) and is labelled as the
-    command wrote it, except when the package lacks every feature named: then it is its
-    default set, labelled so. None when a selected package's manifest is outside *repo*."""
+    command wrote it, *label* when given (one label for every package of a command; a
+    package lacking the features named is compared as its default set, still labelled as
+    written). None when a selected package's manifest is outside *repo*."""
     names = {m.name for m in selected if m.name}
     have = {f for m in selected for f in m.all_features}
     out: list[FeatureSet] = []
@@ -142,14 +143,15 @@ def per_package(repo: Path, cwd: str, call: CargoCall,
             return None
         own = package_features(call.features, m, names, have)
         trivial_default = not m.default
-        wrote = FeatureSet(call.features, call.no_default_features and not trivial_default, call.all_features)
+        wrote = label or FeatureSet(call.features, call.no_default_features and not trivial_default, call.all_features)
         for fs in feature_sets(repo, cwd, replace(call, features=own), rel):
             if fs.all and not m.all_features:
-                # With no [features] table, --all-features enables nothing: it is the default set.
-                fs = FeatureSet(fs.features, fs.no_default, False, fs.symbolic)
-            elif not call.hack and not fs.unknown:
-                lacks = own != call.features and not (fs.features or fs.no_default or fs.all)
-                fs = replace(fs, written=None if lacks or _same(fs, wrote) else wrote)
+                # With no [features] table, --all-features enables nothing: it is the default
+                # set (labelled so when no selected package has features).
+                fs = FeatureSet(fs.features, fs.no_default, False, fs.symbolic, written=wrote if have else None)
+            elif (label is not None or own != call.features) and not call.hack and not fs.unknown:
+                # Labelled as the command wrote it; compared as what it enables on this package.
+                fs = replace(fs, written=None if _same(fs, wrote) else wrote)
             out.append(replace(fs, packages=(m.name,)))
     return tuple(dict.fromkeys(out)) or None
 

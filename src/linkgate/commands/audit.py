@@ -211,7 +211,7 @@ def invocation_json(c: Any) -> dict[str, Any]:
         "no_default_features": call.no_default_features,
         "all_features": call.all_features,
         "hack": call.hack,
-        "feature_sets": [fs.label for fs in c.feature_sets],
+        "feature_sets": list(dict.fromkeys(fs.label for fs in c.feature_sets)),  # one per package: labels once
         "feature_sets_by_package": [fs.qualified for fs in c.feature_sets],
         "packages": list(call.packages),
         "workspace": call.workspace,
