@@ -25,7 +25,7 @@ from linkgate import repofs
 from linkgate.cargo import manifests
 from linkgate.audit.model import COMPILED_ONLY, EXERCISE, Classified
 from linkgate.cargo.cargoargs import CargoCall, installs_crate, parse
-from linkgate.cargo.features import FeatureSet, feature_sets, per_package
+from linkgate.cargo.features import FeatureSet, dependency_sets, feature_sets, per_package
 from linkgate.workflows.invocations import Invocation
 from linkgate.workflows.triggers import Trigger, trigger_for
 
@@ -60,9 +60,15 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
     if own is not None and selected:
         # One set per selected package, as cargo enables the flags on each: `-p a --features
         # cuda` and `-p b --features cuda` are different sets to cargo.
-        reach = {m.name: _reach_of(m) for m in selected if m.name}
-        return Classified(inv, call, exercise, tuple(replace(fs, reach=reach[fs.packages[0]]) for fs in own),
-                          cache[key])
+        sets = own
+        deps: tuple[FeatureSet, ...] = ()
+        if exercise in ("linked", "tested"):
+            by_name = {m.name: m for m in selected if m.name}
+            dev = not (call.subcommand in _TARGET_DEPENDENT and not _selects_linking_targets(call))
+            builds = [[(by_name[fs.packages[0]], fs)] for fs in own] if call.hack else \
+                [[(by_name[fs.packages[0]], fs) for fs in own]]
+            deps = tuple(dict.fromkeys(d for b in builds for d in dependency_sets(b, dev)))
+        return Classified(inv, call, exercise, sets, cache[key], deps)
     if outside:
         # `git clone x && cd x && cargo test --features f`: x's package and features, not ours.
         selected = None
@@ -73,8 +79,7 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
         sets = tuple(dict.fromkeys(FeatureSet(fs.features, fs.no_default, False, fs.symbolic) for fs in sets))
     if selected:
         names = tuple(sorted({m.name for m in selected if m.name}))
-        reach_all = _reach(selected)
-        sets = tuple(dict.fromkeys(replace(fs, packages=names, reach=reach_all) for fs in sets))
+        sets = tuple(dict.fromkeys(replace(fs, packages=names) for fs in sets))
     return Classified(inv, call, exercise, sets, cache[key])
 
 
@@ -96,32 +101,6 @@ def _exercise(call: CargoCall) -> str | None:
     if installs_crate(call) or (call.subcommand == "package" and "--no-verify" in call.args):
         return None  # a crates.io tool; a package not built
     return EXERCISE.get(call.subcommand)
-
-
-@functools.lru_cache(maxsize=16384)
-def _reach_of(m: manifests.Manifest) -> tuple[str, ...]:
-    # Once per package, not once per invocation: a workspace-wide command reaches every member.
-    return _reach([m])
-
-
-def _reach(selected: list[manifests.Manifest]) -> tuple[str, ...]:
-    """The names of *selected* and of every local package their path dependencies reach."""
-    names: set[str] = set()
-    seen: set[Path] = set()
-    todo = list(selected)
-    while todo:
-        m = todo.pop()
-        if m.path in seen:
-            continue
-        seen.add(m.path)
-        if m.name:
-            names.add(m.name)
-        for d in m.path_deps:
-            try:
-                todo.append(manifests.read(d / "Cargo.toml"))
-            except manifests.ManifestError:
-                continue
-    return tuple(sorted(names))
 
 
 def _outside_checkout(repo: Path, cwd: str, call: CargoCall) -> str:

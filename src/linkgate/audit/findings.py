@@ -97,7 +97,9 @@ def _covered(fs: FeatureSet, linked: Iterable[FeatureSet]) -> bool:
     peers = [other for other in linked if replace(other, packages=()).covers(replace(fs, packages=()))]
     if any(not other.packages for other in peers) or (peers and not fs.packages):
         return True
-    return bool(fs.packages) and set(fs.packages) <= {p for other in peers for p in other.reach or other.packages}
+    # A path dependency is linked with the set the build resolves for it (`dependency_sets`),
+    # not with its dependent's set.
+    return bool(fs.packages) and set(fs.packages) <= {p for other in peers for p in other.packages}
 
 
 def _of(fs: FeatureSet) -> str:
@@ -111,6 +113,7 @@ def _of(fs: FeatureSet) -> str:
 def _never_linked(items: list[Classified], could: tuple[str, ...] = ()) -> Iterable[RawFinding]:
     sets = by_feature_set(items)
     linked = [fs for fs, users in sets.items() if any(c.links for c in users)]
+    linked += [fs for c in items if c.links for fs in c.dependency_sets]
     entries: list[Entry] = []
     for fs, users in sorted(sets.items(), key=lambda kv: feature_set_key(kv[0])):
         # A set of a project the job clones is that project's business, not this repository's.
@@ -156,6 +159,7 @@ _EVENT_WORDS = {"push-tags": "push of tags", "push-branches": "push to branches 
 def _link_only_on_schedule(items: list[Classified], could: tuple[str, ...] = ()) -> Iterable[RawFinding]:
     linked = by_feature_set(c for c in items if c.links)
     seen = [fs for fs, users in linked.items() if any(c.trigger.pr_visible for c in users)]
+    seen += [fs for c in items if c.links and c.trigger.pr_visible for fs in c.dependency_sets]
     entries: list[Entry] = []
     for fs, users in sorted(linked.items(), key=lambda kv: feature_set_key(kv[0])):
         if fs.unknown or fs.scope or any(c.trigger.pr_visible for c in users) or _covered(fs, seen):

@@ -58,6 +58,8 @@ class Classified:
     exercise: str | None
     feature_sets: tuple[FeatureSet, ...]
     trigger: Trigger
+    # The sets the build links the selected packages' local path dependencies with (when known).
+    dependency_sets: tuple[FeatureSet, ...] = ()
 
     @property
     def links(self) -> bool:

@@ -48,8 +48,6 @@ class FeatureSet:
     packages: tuple[str, ...] = ()
     # The set as the command wrote it, when the comparison form differs (`cuda,webui`, `--all-features`).
     written: FeatureSet | None = field(default=None, compare=False, repr=False)
-    # The local packages a build of *packages* compiles (their path dependencies too): what a link covers.
-    reach: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def label(self) -> str:
@@ -154,6 +152,82 @@ def per_package(repo: Path, cwd: str, call: CargoCall, selected: list[Manifest],
                 fs = replace(fs, written=None if _same(fs, wrote) else wrote)
             out.append(replace(fs, packages=(m.name,)))
     return tuple(dict.fromkeys(out)) or None
+
+
+def dependency_sets(built: list[tuple[Manifest, FeatureSet]], dev: bool) -> tuple[FeatureSet, ...]:
+    """The sets a build of *built* (each selected package with its resolved set) links its local
+    path dependencies with, as cargo's resolver 2 resolves them: a dependency's default set
+    unless ``default-features = false``, plus its ``features = [...]`` and each ``D/x`` or
+    ``D?/x`` an enabled feature forwards, unified over every dependent in the build; an
+    optional dependency only when a feature enables it (``dep:D``, its implicit feature, or
+    ``D/x``); dev-dependencies of the selected packages only when *dev* (tests, benches or
+    examples are built). Build-dependencies are resolved apart by cargo and are not followed.
+    A dependency reached through a ``[target.*]`` table (built on some targets only), or below
+    one, or whose manifest cannot be read, gets no set: what it links is not known. The
+    selected packages keep their own sets and get none here."""
+    if any(fs.unknown for _, fs in built):
+        return ()
+    found: dict[Path, Manifest] = {m.dir: m for m, _ in built}
+    roots = set(found)
+    enabled: dict[Path, set[str]] = {}
+    for m, fs in built:
+        enabled[m.dir] = _enables(m, set(fs.features), not fs.no_default)
+    requests: dict[Path, tuple[bool, frozenset[str]]] = {}
+    uncertain: set[Path] = set()
+    changed = True
+    while changed:
+        changed = False
+        for here in list(enabled):
+            on = enabled[here]
+            for d in found[here].deps:
+                if d.kind == "build-dependencies" or (d.kind == "dev-dependencies" and not (dev and here in roots)):
+                    continue
+                forwarded = {e.split("/", 1)[1] for e in on if "/" in e and e.split("/", 1)[0].rstrip("?") == d.name}
+                if d.optional and f"dep:{d.name}" not in on and d.name not in on and not any(
+                        e.startswith(f"{d.name}/") for e in on):
+                    continue
+                if d.dir in roots:
+                    continue
+                if d.target or here in uncertain:
+                    uncertain.add(d.dir)
+                if d.dir not in found:
+                    try:
+                        found[d.dir] = manifests.read(d.dir / "Cargo.toml")
+                    except manifests.ManifestError:
+                        uncertain.add(d.dir)
+                        continue
+                old = requests.get(d.dir, (False, frozenset()))
+                new = (old[0] or d.default_features, old[1] | set(d.features) | forwarded)
+                if new != old or d.dir not in enabled:
+                    requests[d.dir] = new
+                    enabled[d.dir] = _enables(found[d.dir], set(new[1]), new[0])
+                    changed = True
+    out: list[FeatureSet] = []
+    for where, (default, feats) in sorted(requests.items()):
+        m = found[where]
+        if where in uncertain or m.name is None:
+            continue
+        fs = _as_cargo_sees(FeatureSet(tuple(sorted(feats)), not default and bool(m.default), False), m)
+        out.append(FeatureSet(fs.features, fs.no_default, fs.all, fs.symbolic, packages=(m.name,)))
+    return tuple(out)
+
+
+def _enables(m: Manifest, features: set[str], default: bool) -> set[str]:
+    """The features (and their `dep:`/`D/x` entries) *features* and the default set turn on in *m*."""
+    table = dict(m.full_feature_table)
+    seen: set[str] = set()
+    todo = [*features, *(["default"] if default else [])]
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        for e in table.get(f, ()):
+            if "/" in e or e.startswith("dep:"):
+                seen.add(e)
+            else:
+                todo.append(e)
+    return seen
 
 
 def _same(a: FeatureSet, b: FeatureSet) -> bool:

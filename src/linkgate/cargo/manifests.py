@@ -38,6 +38,8 @@ class PathDep:
     optional: bool
     features: tuple[str, ...]
     default_features: bool
+    kind: str = "dependencies"  # or build-dependencies, dev-dependencies
+    target: bool = False  # in a [target.*] table: built only on the targets it names
 
 
 @dataclass(frozen=True)
@@ -200,15 +202,16 @@ def _path_deps(directory: Path, data: Mapping[str, Any]) -> Iterator[Path]:
 
 
 def _path_dep_specs(directory: Path, data: Mapping[str, Any]) -> Iterator[PathDep]:
-    tables: list[Mapping[str, Any]] = [data]
-    tables += [_table(t) for t in _table(data.get("target")).values()]
-    for table in tables:
+    tables: list[tuple[Mapping[str, Any], bool]] = [(data, False)]
+    tables += [(_table(t), True) for t in _table(data.get("target")).values()]
+    for table, target in tables:
         for kind in _DEP_TABLES:
             for name, spec in _table(table.get(kind)).items():
                 if isinstance(spec, dict) and isinstance(spec.get("path"), str):
                     default = spec.get("default-features", spec.get("default_features", True))
                     yield PathDep(str(name), Path(os.path.normpath(directory / spec["path"])),
-                                  spec.get("optional") is True, _strings(spec.get("features")), default is not False)
+                                  spec.get("optional") is True, _strings(spec.get("features")), default is not False,
+                                  kind, target)
 
 
 def find_workspace_root(manifest: Path, stop: Path) -> Path:

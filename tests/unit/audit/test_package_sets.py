@@ -106,3 +106,21 @@ def test_multi_p_check_reports_only_the_unlinked_package(audit_repo: Callable[..
     [(rule, subject, message)] = never(res)
     assert rule == "never-linked" and subject == "cuda" and "of b " in message
     assert [f.sets for f in res.findings if f.rule == "never-linked"] == [("b: cuda",)]
+
+
+def test_path_dependency_is_linked_with_the_set_cargo_resolves(audit_repo: Callable[..., AuditResult]) -> None:
+    # ex links lib with exactly `pg15 (no default)` (default-features = false, pg15 forwarded);
+    # lib's clippy with that set is linked. ex's own `pg15` label on lib would be wrong: lib's
+    # `pg15` with defaults is not what ex links.
+    files = {"Cargo.toml": '[workspace]\nmembers = ["lib", "ex"]\nresolver = "2"\n',
+             "lib/Cargo.toml": pkg("lib", '[features]\ndefault = ["std"]\nstd = []\npg15 = []\n'), "lib/src/lib.rs": "",
+             "ex/Cargo.toml": pkg("ex", '[features]\ndefault = []\npg15 = ["lib/pg15"]\n',
+                                  '[dependencies]\nlib = { path = "../lib", default-features = false }\n'),
+             "ex/src/lib.rs": ""}
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("l", "cargo clippy -p lib --no-default-features --features pg15")
+                      + job("t", "cargo test -p ex --features pg15")}, files)
+    assert never(res) == []
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("l", "cargo clippy -p lib --features pg15")
+                      + job("t", "cargo test -p ex --features pg15")}, files)
+    [(rule, subject, message)] = never(res)
+    assert (rule, subject) == ("never-linked", "pg15") and "of lib " in message
