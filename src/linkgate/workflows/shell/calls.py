@@ -9,8 +9,10 @@ Each is followed at most ``dispatch.MAX_DEPTH`` calls deep.
 from __future__ import annotations
 
 import posixpath
+import shlex
 
-from linkgate.workflows.coverage import foreign_language
+from linkgate.workflows import pyscript
+from linkgate.workflows.coverage import foreign_language, interpreter_language, mentions
 from linkgate.workflows.shell.dispatch import MAX_DEPTH, ShellEvaluator
 from linkgate.workflows.shell.state import WORKSPACE, Frame, State, clean
 from linkgate.workflows.shell.words import Val, Value, unknown
@@ -65,6 +67,10 @@ def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, l
         st.status = "assumed"
         return [st]
     language = foreign_language(rel, text) if text is not None and rel is not None else None
+    if language == "Python" and rel is not None and text is not None:
+        ran = run_python(ev, rel, text, tuple(fields[offset + 1 :]), st, frame, line, prefix, hop)
+        if ran is not None:
+            return ran
     if language is not None:
         # `./scripts/build.nu`, `./build.py`: its interpreter runs it, not bash; read as bash it
         # would be nonsense, so it is named (with the lines that write cargo) and left unread.
@@ -125,6 +131,100 @@ def run_script(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, l
     capture_fails(ev)
     st.status = "assumed"
     return [st]
+
+
+# Python's options that take a value (`python -W error x.py`); the others are single letters.
+_PYTHON_VALUE_OPTIONS = {"-W", "-X", "--check-hash-based-pycs"}
+
+
+def run_python_command(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, line: int,
+                       prefix: dict[str, Value]) -> list[State] | None:
+    """`python3 ci/x.py ARGS`, `python -m ci.x ARGS`: the script read by ``workflows.pyscript``;
+    None when it is not a Python program of the repository that it reads (the command is then
+    named as today: an unread program with the lines that write cargo)."""
+    if ev.host is None or st.cwd_unknown or interpreter_language(fields[0].text) != "Python":
+        return None
+    i, module = 1, False
+    while i < len(fields) and fields[i].known and fields[i].text.startswith("-"):
+        word = fields[i].text
+        if word == "-m":
+            module = True
+            i += 1
+            break
+        if word in ("-c", "-", "--"):
+            return None
+        i += 2 if word in _PYTHON_VALUE_OPTIONS else 1
+    if i >= len(fields) or not fields[i].known:
+        return None
+    name = fields[i].text
+    if module:
+        if not all(part.isidentifier() for part in name.split(".")) or name.split(".")[0] == "linkgate":
+            return None
+        base = clean(posixpath.join(st.cwd, name.replace(".", "/")))
+        candidates = [f"{base}.py", f"{base}/__main__.py"]
+    else:
+        rel = script_rel(ev, name, st, named=True)
+        candidates = [rel] if rel is not None else []
+    for rel in candidates:
+        if rel.startswith(("..", "/")):
+            continue
+        text = ev.host.peek(rel)
+        if note_refused(ev, frame, line):
+            return None
+        if text is None or len(text) > MAX_SCRIPT_CHARS:
+            continue
+        hop = f"{frame.file}:{line} {' '.join(f.text for f in fields)}"
+        ran = run_python(ev, rel, text, tuple(fields[i + 1 :]), st, frame, line, prefix, hop)
+        if ran is not None:
+            ev.host.read_script(rel)  # followed: its coverage is read or partly read
+        return ran
+    return None
+
+
+def run_python(ev: ShellEvaluator, rel: str, text: str, args: tuple[Val, ...], st: State, frame: Frame, line: int,
+               prefix: dict[str, Value] | None, hop: str) -> list[State] | None:
+    """The commands the Python script *rel* starts (``workflows.pyscript``), each run as a shell
+    command at its line with ``"$@"`` for ``sys.argv[1:]``; each run not read is a problem at its
+    line. None when the file is not read at all (no valid Python, too deep)."""
+    reading = pyscript.read(text, rel)
+    if reading.unread is not None:
+        return None
+    capture_fails(ev)
+    st.status = "assumed"
+    if frame.depth >= MAX_DEPTH:
+        ev.problem(frame.file, line, "call depth", f"calls nest deeper than {MAX_DEPTH}; `{hop}` not followed", True)
+        return [st]
+    # As for an unread program: a part not read may run cargo when the file writes cargo anywhere.
+    cargo = bool(mentions(rel, text))
+    for part in reading.parts:
+        ev.problem(rel, part.line, f"script {rel}", f"a command the Python script runs is not read: {part.why}",
+                   cargo)
+    env = child_env(st, prefix)
+    via = frame.via + (hop,)
+    for run in reading.runs:
+        cwd, cwd_unknown = st.cwd, st.cwd_unknown
+        if run.cwd is not None:
+            if run.cwd == WORKSPACE or run.cwd.startswith(WORKSPACE + "/"):
+                cwd = clean(run.cwd[len(WORKSPACE) + 1 :])
+            elif run.cwd.startswith("/"):
+                cwd_unknown = True
+            else:
+                cwd = clean(posixpath.join(st.cwd, run.cwd))
+            cwd_unknown = cwd_unknown or cwd.startswith("..")
+        child = ev.new_shell(env, cwd, cwd_unknown, st.conds)
+        child.args = args
+        for key, value in run.env:
+            child.set(key, Val(value), export=True)
+        command = run.shell if run.shell is not None else \
+            " ".join(_shell_word(w) for w in run.argv)
+        ev.run_text(command, Frame(rel, run.line, via, "", frame.depth + 1), child)
+    return [st]
+
+
+def _shell_word(word: str | pyscript.Args) -> str:
+    if isinstance(word, str):
+        return shlex.quote(word)
+    return '"$@"' if word.index is None else f'"${word.index}"'
 
 
 def run_shell(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, line: int,

@@ -122,6 +122,9 @@ def dispatch(ev: ShellEvaluator, fields: list[Val], rows: list[int], prefix: dic
     tasks = calls.run_tasks(ev, fields, st, frame, line, prefix)
     if tasks is not None:
         return tasks
+    python = calls.run_python_command(ev, fields, st, frame, line, prefix)
+    if python is not None:
+        return python
     script = calls.script_rel(ev, name, st)
     if script is not None:
         return calls.run_script(ev, fields, st, frame, line, source=False, prefix=prefix)

@@ -29,6 +29,9 @@ class Host(Protocol):
 
     def read_script(self, rel: str) -> str | None: ...
 
+    def peek(self, rel: str) -> str | None:
+        """*rel*'s text, not yet counted as followed."""
+
     def take_refused(self) -> list[tuple[str, str]]:
         """(path, reason) of each file the host refused to read since the last call."""
 
