@@ -32,6 +32,9 @@ MAX_STEPS = 20_000
 MAX_DEPTH = 8
 MAX_UNROLL = 64
 MAX_ITEMS = 4096
+# As the shell's cap on one value (shell.words.MAX_VALUE), and on the commands one script starts.
+MAX_CHARS = 1 << 16
+MAX_RUNS = 1000
 _RUNS = {"run", "call", "check_call", "check_output", "Popen"}
 WORKSPACE = "/github/workspace"
 
@@ -165,7 +168,9 @@ class _Reader:
             if isinstance(node.target, ast.Name) and isinstance(node.op, ast.Add):
                 old = scope.get(node.target.id, self.globals.get(node.target.id))
                 if isinstance(old, list) and isinstance(value, list):
-                    old.extend(value)  # `+=` on a list mutates it, as in Python
+                    # `+=` on a list mutates it, as in Python.
+                    old.extend(value if len(old) + len(value) <= MAX_ITEMS else
+                               [Unknown(f"a list past {MAX_ITEMS} words at line {node.lineno}")])
                     return
                 scope[node.target.id] = _add(old, value, node.lineno)
             else:
@@ -296,6 +301,8 @@ class _Reader:
                 if not isinstance(got, str) or part.format_spec is not None or part.conversion not in (-1, 115):
                     return Unknown(f"an f-string of a value not computed at line {node.lineno}")
                 text += got
+                if len(text) > MAX_CHARS:
+                    return Unknown(f"a string past {MAX_CHARS} characters at line {node.lineno}")
             return text
         if isinstance(node, ast.Subscript):
             base = self.qualified(node.value) if isinstance(node.value, ast.Attribute) else None
@@ -353,10 +360,13 @@ class _Reader:
             method = node.func.attr
             if isinstance(owner, list) and method in ("append", "extend", "insert", "copy"):
                 if method == "append" and len(args) == 1:
-                    if len(owner) < MAX_ITEMS:
-                        owner.append(_item(args[0], node))
+                    owner.append(_item(args[0], node) if len(owner) < MAX_ITEMS else
+                                 Unknown(f"a list past {MAX_ITEMS} words at line {node.lineno}"))
                     return None
                 if method == "extend" and len(args) == 1:
+                    if isinstance(args[0], list) and len(owner) + len(args[0]) > MAX_ITEMS:
+                        owner.append(Unknown(f"a list past {MAX_ITEMS} words at line {node.lineno}"))
+                        return None
                     owner.extend(args[0] if isinstance(args[0], list) else [_unknown(args[0], node)])
                     return None
                 if method == "copy" and not args:
@@ -365,7 +375,10 @@ class _Reader:
                 return None
             if isinstance(owner, str) and method == "join" and len(args) == 1 and isinstance(args[0], list) and \
                     all(isinstance(a, str) for a in args[0]):
-                return owner.join(a for a in args[0] if isinstance(a, str))
+                words = [a for a in args[0] if isinstance(a, str)]
+                if sum(len(w) + len(owner) for w in words) > MAX_CHARS:
+                    return Unknown(f"a string past {MAX_CHARS} characters at line {node.lineno}")
+                return owner.join(words)
             if isinstance(owner, list):
                 owner.append(Unknown(f"a list changed by .{method} at line {node.lineno}"))
             return Unknown(f"the result of .{method}() at line {node.lineno}")
@@ -417,6 +430,9 @@ class _Reader:
 
         def part(why: str) -> None:
             self.out.parts.append(Part(line, why))
+
+        if len(self.out.runs) >= MAX_RUNS:
+            return part(f"the script starts more than {MAX_RUNS} commands; the rest are not read")
 
         if not args:
             return part("its command is not a literal argument")
@@ -520,10 +536,15 @@ class _Reader:
 
 
 def _add(left: Value, right: Value, line: int) -> Value:
+    for side in (left, right):
+        if isinstance(side, Unknown):
+            return side  # the first cause, not a sum of it
     if isinstance(left, str) and isinstance(right, str):
-        return left + right
+        return left + right if len(left) + len(right) <= MAX_CHARS else \
+            Unknown(f"a string past {MAX_CHARS} characters at line {line}")
     if isinstance(left, list) and isinstance(right, list):
-        return [*left, *right][:MAX_ITEMS]
+        return [*left, *right] if len(left) + len(right) <= MAX_ITEMS else \
+            Unknown(f"a list past {MAX_ITEMS} words at line {line}")
     return Unknown(f"a sum of values not computed at line {line}")
 
 

@@ -197,7 +197,7 @@ def run_python(ev: ShellEvaluator, rel: str, text: str, args: tuple[Val, ...], s
     # As for an unread program: a part not read may run cargo when the file writes cargo anywhere.
     cargo = bool(mentions(rel, text))
     for part in reading.parts:
-        ev.problem(rel, part.line, f"script {rel}", f"a command the Python script runs is not read: {part.why}",
+        ev.problem(rel, part.line, f"{rel}:{part.line}", f"a command the Python script runs is not read: {part.why}",
                    cargo)
     env = child_env(st, prefix)
     via = frame.via + (hop,)
