@@ -35,6 +35,7 @@ from linkgate.workflows.expr import ExprContext, condition, placeholders, render
 from linkgate.workflows.indirect import RepoHost
 from linkgate.workflows.model import CallSite, Job, Step, Workflow
 from linkgate.workflows.shell import Evaluator, Frame, ShellCommand, Val
+from linkgate.workflows.shell.calls import run_docker_build
 from linkgate.workflows.shell.state import WORKSPACE
 
 # GitHub-hosted runner images. Any other label can only be served by a
@@ -373,8 +374,16 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
         context = str(inputs.get("context") or ".")
         file = inputs.get("file")
         image = docker.Image(str(file) if file else posixpath.join(context, "Dockerfile"), context)
-        probe = ShellCommand(("uses:", step.uses), wf.rel, line, cwd, False, {}, ())
-        _dockerfile(host, probe, image, scan)
+        built = _built_by_action(host, wf, step, inputs, line, cwd, scan)
+        if built is None:
+            probe = ShellCommand(("uses:", step.uses), wf.rel, line, cwd, False, {}, ())
+            _dockerfile(host, probe, image, scan)
+            return True
+        for cmd in built:
+            all_conds = conds + cmd.conditions
+            _record(host, scan, Invocation(
+                **common, file=cmd.file, line=cmd.line, argv=cmd.argv, cwd=cmd.cwd, env=cmd.env,
+                via=(*prefix, *cmd.via), unknown=cmd.unknown, conditional=bool(all_conds), conditions=all_conds))
         return True
     if actionscripts.script_inputs(step.uses) is not None:
         return _script_inputs(host, gates, wf, step, ctx, cwd, step_env, scan, conds, common, prefix)
@@ -698,6 +707,11 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
     carried.update(ev.github_env)
     if written is not None:
         written.update(ev.github_output)
+    return _collected(host, ev, scan)
+
+
+def _collected(host: RepoHost, ev: Evaluator, scan: Scan) -> list[ShellCommand]:
+    """The cargo commands an evaluation met; its problems and what it could not read go to *scan*."""
     found: list[ShellCommand] = []
     for cmd in (c for raw in ev.commands for c in _each_member(host, raw)):
         cmd = _completed(host, cmd, scan)
@@ -786,6 +800,27 @@ def _xtask_mentions(host: RepoHost, done: frontcmd.Completed) -> tuple[coverage.
     if key not in host.scanned:
         host.scanned[key] = frontcmd.note_mentions(host.repo, done)
     return host.scanned[key]
+
+
+def _built_by_action(host: RepoHost, wf: Workflow, step: Step, inputs: Mapping[str, Any], line: int, cwd: str,
+                     scan: Scan) -> list[ShellCommand] | None:
+    """docker/build-push-action's `context`, `file`, `build-args` and `target`, read as the
+    `docker build` they make (shell.calls.run_docker_build); None when an input is not known."""
+    words = ["docker", "build"]
+    if inputs.get("file"):
+        words += ["-f", str(inputs["file"])]
+    for item in str(inputs.get("build-args") or "").split("\n"):
+        if item.strip():
+            words += ["--build-arg", item.strip()]
+    if inputs.get("target"):
+        words += ["--target", str(inputs["target"])]
+    words.append(str(inputs.get("context") or "."))
+    if any("${{" in w for w in words):
+        return None
+    ev = Evaluator(host)
+    ran = run_docker_build(ev, [Val(w) for w in words], ev.new_shell({}, cwd, False), Frame(wf.rel, line), line,
+                           shown=f"uses: {step.uses}")
+    return None if ran is None else _collected(host, ev, scan)
 
 
 def _dockerfile(host: RepoHost, cmd: ShellCommand, image: docker.Image | None, scan: Scan) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 import shlex
 
-from linkgate.workflows import pyscript
+from linkgate.workflows import docker, pyscript
 from linkgate.workflows.coverage import foreign_language, interpreter_language, mentions
 from linkgate.workflows.shell.dispatch import MAX_DEPTH, ShellEvaluator
 from linkgate.workflows.shell.state import WORKSPACE, Frame, State, clean
@@ -218,6 +218,51 @@ def run_python(ev: ShellEvaluator, rel: str, text: str, args: tuple[Val, ...], s
         command = run.shell if run.shell is not None else \
             " ".join(_shell_word(w) for w in run.argv)
         ev.run_text(command, Frame(rel, run.line, via, "", frame.depth + 1), child)
+    return [st]
+
+
+def run_docker_build(ev: ShellEvaluator, fields: list[Val], st: State, frame: Frame, line: int,
+                     shown: str | None = None) -> list[State] | None:
+    """`docker build [-f FILE] [--build-arg K=V] [--target T] CONTEXT` of the repository's own
+    Dockerfile: each RUN line the target reaches runs in a fresh shell with what ARG, ENV and
+    WORKDIR give it (``docker.read_build``), at the Dockerfile's line. None when the build is not one
+    that is read (a word not known, a Dockerfile not in the repository or not parsed): it is then
+    named as before, a Dockerfile linkgate does not read."""
+    words = [f.text for f in fields]
+    rest = words[2:] if words[1:3] == ["buildx", "build"] else words[1:] if words[1:2] == ["build"] else None
+    if ev.host is None or st.cwd_unknown or rest is None or not all(f.known for f in fields):
+        return None
+    options = docker.build_words(rest)
+    if options is None:
+        return None
+    file, context, build_args, target = options
+    context = clean(posixpath.join(st.cwd, context))
+    rel = clean(posixpath.join(st.cwd, file)) if file else clean(posixpath.join(context, "Dockerfile"))
+    if rel.startswith(("..", "/")) or context.startswith(("..", "/")) or file == "-":
+        return None
+    text = ev.host.peek(rel)
+    if note_refused(ev, frame, line) or text is None or len(text) > MAX_SCRIPT_CHARS:
+        return None
+    build = docker.read_build(text, context, build_args, target)
+    if build is None:
+        return None
+    ev.host.read_script(rel)  # followed: its coverage is read or partly read
+    capture_fails(ev)
+    st.status = "assumed"
+    hop = f"{frame.file}:{line} {shown or ' '.join(words)}"
+    if frame.depth >= MAX_DEPTH:
+        ev.problem(frame.file, line, "call depth", f"calls nest deeper than {MAX_DEPTH}; `{hop}` not followed", True)
+        return [st]
+    cargo = bool(mentions(rel, text))
+    for row, why in build.parts:
+        ev.problem(rel, row, f"{rel}:{row}", f"{why}; what it runs is not audited", cargo)
+    for run in build.runs:
+        # The build's shell sees the Dockerfile's ARG and ENV, never the step's environment.
+        env: dict[str, Value] = {k: Val(v) if v is not None else Val(f"${k}", (f"${k} (set by the image)",))
+                                 for k, v in run.env}
+        child = ev.new_shell(env, run.cwd or "", run.cwd is None, st.conds)
+        ev.run_text(run.text, Frame(rel, run.line, frame.via + (hop,), f" (docker build, stage {run.stage})",
+                                    frame.depth + 1), child)
     return [st]
 
 

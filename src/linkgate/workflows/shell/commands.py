@@ -122,6 +122,10 @@ def dispatch(ev: ShellEvaluator, fields: list[Val], rows: list[int], prefix: dic
     tasks = calls.run_tasks(ev, fields, st, frame, line, prefix)
     if tasks is not None:
         return tasks
+    if name == "docker":
+        built = calls.run_docker_build(ev, fields, st, frame, line)
+        if built is not None:
+            return built
     python = calls.run_python_command(ev, fields, st, frame, line, prefix)
     if python is not None:
         return python
