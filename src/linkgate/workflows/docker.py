@@ -9,6 +9,10 @@ repository's script, read like any other; ``--entrypoint`` on the command line
 is not followed. Only the exec (JSON) and shell forms of the last
 ``ENTRYPOINT``/``CMD`` are read; build arguments and multi-stage ``--from``
 copies are not.
+
+The build itself runs the ``RUN`` lines of the stages its target reaches
+(``read_build``): each with what ``ARG``, ``ENV`` and ``WORKDIR`` give it, its
+directory mapped to the repository through the ``COPY`` of the build context.
 """
 
 from __future__ import annotations
