@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import shlex
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -36,6 +37,11 @@ MAX_ITEMS = 4096
 MAX_CHARS = 1 << 16
 MAX_RUNS = 1000
 _RUNS = {"run", "call", "check_call", "check_output", "Popen"}
+# Other ways the standard library starts a program: each is a part not read.
+_OTHER_RUNS = {"subprocess.getoutput", "subprocess.getstatusoutput", "os.popen", "os.execv", "os.execvp",
+               "os.execvpe", "os.execl", "os.execlp", "os.execle", "os.execlpe", "os.execve", "os.spawnv",
+               "os.spawnvp", "os.spawnl", "os.spawnlp", "os.posix_spawn", "os.posix_spawnp", "pty.spawn",
+               "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell"}
 WORKSPACE = "/github/workspace"
 
 
@@ -148,6 +154,8 @@ class _Reader:
         self.steps += 1
         if self.steps > MAX_STEPS:
             raise _Stop
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            self.foreign(node)
         if isinstance(node, ast.Import):
             for alias in node.names:
                 self.modules[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else \
@@ -260,7 +268,19 @@ class _Reader:
     def is_run(self, node: ast.Call) -> bool:
         name = self.qualified(node.func)
         return name is not None and (name.startswith("subprocess.") and name.split(".", 1)[1] in _RUNS or
-                                     name == "os.system")
+                                     name == "os.system" or name in _OTHER_RUNS)
+
+    def foreign(self, node: ast.Import | ast.ImportFrom) -> None:
+        """A module outside the standard library (setuptools_rust, nox, invoke, sh, the repository's
+        own helpers) may run cargo in code linkgate does not read: a part not read, at its import."""
+        if isinstance(node, ast.ImportFrom):
+            names = [("." * node.level) + (node.module or "")] if node.level or node.module else []
+        else:
+            names = [alias.name for alias in node.names]
+        for name in names:
+            if name.startswith(".") or name.split(".")[0] not in sys.stdlib_module_names:
+                self.out.parts.append(Part(node.lineno, f"it imports {name}, a module linkgate does not read; "
+                                                        "what it runs is not known"))
 
     def qualified(self, node: ast.expr) -> str | None:
         """`sp.run` -> "subprocess.run" by the script's imports; None for anything else."""
@@ -329,6 +349,11 @@ class _Reader:
         name = self.qualified(node.func)
         args = [self.expr(a.value if isinstance(a, ast.Starred) else a, scope, depth) for a in node.args]
         kwargs = {k.arg: k.value for k in node.keywords}
+        if name in _OTHER_RUNS:
+            self.visited.add(id(node))
+            self.out.parts.append(Part(node.lineno, f"it starts a program with {name}, which linkgate does not "
+                                                    "read"))
+            return Unknown(f"the result of the command at line {node.lineno}")
         if name is not None and name.startswith("subprocess.") and name.split(".", 1)[1] in _RUNS or \
                 name == "os.system":
             self.run(node, name, args, kwargs, scope, depth)
@@ -516,9 +541,7 @@ class _Reader:
         """Every run call not reached on a path followed: an unread part."""
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and id(node) not in self.visited:
-                name = self.qualified(node.func)
-                if name is not None and (name.startswith("subprocess.") and name.split(".", 1)[1] in _RUNS or
-                                         name == "os.system"):
+                if isinstance(node, ast.Call) and self.is_run(node):
                     self.out.parts.append(Part(node.lineno, "in code linkgate does not follow (a branch, a "
                                                             "loop or a function it does not evaluate)"))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.funcs \
@@ -527,9 +550,7 @@ class _Reader:
                 for inner in ast.walk(self.funcs[node.func.id]):
                     if not isinstance(inner, ast.Call):
                         continue
-                    name = self.qualified(inner.func)
-                    if name is not None and (name.startswith("subprocess.") and name.split(".", 1)[1] in _RUNS
-                                             or name == "os.system"):
+                    if self.is_run(inner):
                         self.out.parts.append(Part(inner.lineno, f"reached from the call of {node.func.id}() at "
                                                                  f"line {node.lineno}, which linkgate does not follow"))
         self.out.parts[:] = sorted(set(self.out.parts), key=lambda p: (p.line, p.why))

@@ -143,3 +143,17 @@ def test_a_script_not_valid_python_stays_unread_with_its_scan(tmp_path: Path) ->
     gap = doc["coverage"]["workflows"][0]["jobs"][0]["steps"][1]["gaps"][0]
     assert [(m["file"], m["line"]) for m in gap["mentions"]] == [("ci/broken.py", 2)]
     assert [(f["file"], f["status"]) for f in doc["coverage"]["files"]] == [("ci/broken.py", "unread")]
+
+
+def test_a_module_outside_the_standard_library_is_a_part_not_read(tmp_path: Path) -> None:
+    script = ("import subprocess\nfrom invoke import run\nimport setuptools_rust\n"
+              "subprocess.run(['cargo', 'check'])\nrun('cargo test')\nsubprocess.getoutput('cargo doc')\n")
+    doc = _audit(_repo(tmp_path, _workflow("python3 ci/tasks.py"), {"ci/tasks.py": script}))
+    assert [(i["line"], i["argv"]) for i in doc["invocations"]] == [(4, ["cargo", "check"])]
+    part = "a command the Python script runs is not read: "
+    assert _steps(doc) == [(8, "read", []), (9, "partly read", [
+        ("ci/tasks.py:2", part + "it imports invoke, a module linkgate does not read; what it runs is not known", True),
+        ("ci/tasks.py:3", part + "it imports setuptools_rust, a module linkgate does not read; what it runs is not "
+                                 "known", True),
+        ("ci/tasks.py:6", part + "it starts a program with subprocess.getoutput, which linkgate does not read", True),
+    ])]
