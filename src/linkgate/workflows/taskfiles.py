@@ -15,10 +15,10 @@ Each is read from its documentation, never run:
   ``[target.*.tasks]``; ``[tool.pixi.tasks]`` of ``pyproject.toml``) of the nearest
   manifest: a string, or a table with ``cmd`` (a string or a list of words), ``depends-on``
   (or ``depends_on``) run first, and ``cwd``; the extra words appended.
-- ``mise run TASK [ARGS]`` (``mise r``): ``[tasks.TASK]`` of ``mise.toml``, ``.mise.toml``,
+- ``mise run TASK [ARGS]`` (``mise r``), in the project root: ``[tasks.TASK]`` of ``mise.toml``, ``.mise.toml``,
   ``mise/config.toml`` or ``.config/mise.toml``: ``run`` (a string or a list of lines),
-  ``depends`` first, ``dir``; ``[tasks] NAME = "cmd"`` too. File tasks (``mise-tasks/``) are
-  named, not read.
+  ``depends`` first, ``dir``; ``[tasks] NAME = "cmd"`` too; the top-level tables of the TOML files
+  ``[task_config] includes`` names. File tasks (``mise-tasks/``, ``.mise/tasks/``) are named, not read.
 
 A line is given at the file and line where its command is written, as a Makefile recipe is.
 Hand-written: these formats are plain YAML and TOML, read with the loaders linkgate already
@@ -227,23 +227,53 @@ def _mise(read: ReadText, args: list[str], cwd: str) -> tuple[list[Recipe], Prob
     text = read(rel) if rel is not None else None
     if rel is None or text is None:
         return [], [(f"no mise.toml; `mise run {args[0]}` (perhaps a file task) not followed", True)]
+    # mise runs a task in the project's root ({{config_root}}): the directory that holds
+    # mise.toml, or .mise/ / .config/ / mise/ with the configuration inside.
+    home = posixpath.dirname(rel)
+    root = posixpath.dirname(home) if posixpath.basename(home) in (".mise", ".config", "mise") else home
+    tasks: dict[str, Any] = {}
+    origin: dict[str, tuple[str, list[str]]] = {}
+    problems: Problems = []
+
+    def add(file: str, body: str, table: Any) -> None:
+        for name, task in (table.items() if isinstance(table, dict) else ()):
+            if name not in tasks:
+                tasks[name], origin[name] = task, (file, body.split("\n"))
+
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         return [], [(f"{rel} is not valid TOML ({e}); not followed", True)]
-    raw = doc.get("tasks")
-    tasks: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    add(rel, text, doc.get("tasks"))
+    config = doc.get("task_config")
+    includes = config.get("includes") if isinstance(config, dict) else None
+    for inc in includes if isinstance(includes, list) else []:
+        if not isinstance(inc, str):
+            continue
+        inc_rel = posixpath.normpath(posixpath.join(root, inc))
+        if not inc_rel.endswith(".toml"):
+            continue  # a directory of file tasks: named below if a task is missing
+        inc_text = read(inc_rel)
+        if inc_text is None:
+            problems.append((f"{rel}: task include {inc} is not in the repository; not followed", True))
+            continue
+        try:
+            add(inc_rel, inc_text, tomllib.loads(inc_text))  # an included file's tables are tasks
+        except tomllib.TOMLDecodeError as e:
+            problems.append((f"{inc_rel} is not valid TOML ({e}); not followed", True))
     if args[0] not in tasks:
-        return [], [(f"{rel}: no task {args[0]!r} (a file task under mise-tasks/ is not read); not followed", True)]
+        return [], [*problems, (f"{rel}: no task {args[0]!r} (a file task, e.g. under .mise/tasks/, is not read); "
+                                "not followed", True)]
     out: list[Recipe] = []
-    problems: Problems = []
-    _run_toml_task(rel, text.split("\n"), tasks, args[0], args[1:], out, problems, [], "run", ("depends",), "dir")
+    _run_toml_task(rel, text.split("\n"), tasks, args[0], args[1:], out, problems, [], "run", ("depends",), "dir",
+                   origin, root)
     return out, problems
 
 
 def _run_toml_task(rel: str, lines: list[str], tasks: Mapping[str, Any], name: str, extra: list[str],
                    out: list[Recipe], problems: Problems, chain: list[str], run_key: str,
-                   deps_keys: tuple[str, ...], dir_key: str) -> None:
+                   deps_keys: tuple[str, ...], dir_key: str,
+                   origin: Mapping[str, tuple[str, list[str]]] | None = None, root: str | None = None) -> None:
     if len(out) >= MAX_LINES:
         if not any("lines; the rest" in m for m, _ in problems):
             problems.append((f"{rel}: task {name!r}: its dependencies run past {MAX_LINES:,} lines; the rest is "
@@ -267,13 +297,15 @@ def _run_toml_task(rel: str, lines: list[str], tasks: Mapping[str, Any], name: s
             target = dep.get("task") if isinstance(dep, dict) else dep
             if isinstance(target, str):
                 _run_toml_task(rel, lines, tasks, target, [], out, problems, [*chain, name], run_key, deps_keys,
-                               dir_key)
-    home = posixpath.dirname(rel)
+                               dir_key, origin, root)
+    file, file_lines = (origin or {}).get(name, (rel, lines))
+    home = root if root is not None else posixpath.dirname(rel)
     where = posixpath.normpath(posixpath.join(home, task[dir_key])) if isinstance(task.get(dir_key), str) else home
     body = task.get(run_key)
-    start = next((i for i, ln in enumerate(lines) if re.match(rf'^\s*(\[tasks\.)?"?{re.escape(name)}"?\s*[\]=]', ln)), 0)
+    start = next((i for i, ln in enumerate(file_lines)
+                  if re.match(rf'^\s*\[?(tasks\.)?"?{re.escape(name)}"?\s*[\]=]', ln)), 0)
     if isinstance(body, list) and run_key == "cmd":
         body = " ".join(shlex.quote(str(w)) for w in body)  # pixi: a list is the command's words
     for text in [body] if isinstance(body, str) else [b for b in body or [] if isinstance(b, str)]:
         line = text + (" " + " ".join(shlex.quote(a) for a in extra) if extra else "")
-        out.append(Recipe(rel, _line_of(lines, text, start), line, where, name))
+        out.append(Recipe(file, _line_of(file_lines, text, start), line, where, name))
