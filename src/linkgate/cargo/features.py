@@ -92,7 +92,7 @@ def feature_sets(repo: Path, cwd: str, call: CargoCall, package: str | None = No
         package = posixpath.normpath(posixpath.join(cwd, call.manifest_path or "Cargo.toml"))
     manifest = _manifest_features(repo, package)
     # With an empty `default`, --no-default-features changes nothing: one set, not two.
-    trivial_default = manifest is not None and not manifest.default
+    trivial_default = manifest is not None and empty_default(manifest)
 
     if call.subcommand in CARGO_C and manifest is not None and "capi" in manifest.all_features \
             and "capi" not in call.features:
@@ -140,7 +140,7 @@ def per_package(repo: Path, cwd: str, call: CargoCall, selected: list[Manifest],
         except ValueError:
             return None
         own = package_features(call.features, m, names, have)
-        trivial_default = not m.default
+        trivial_default = empty_default(m)
         wrote = label or FeatureSet(call.features, call.no_default_features and not trivial_default, call.all_features)
         for fs in feature_sets(repo, cwd, replace(call, features=own), rel):
             if fs.all and not m.all_features:
@@ -207,7 +207,7 @@ def dependency_sets(built: list[tuple[Manifest, FeatureSet]], dev: bool) -> tupl
         m = found[where]
         if where in uncertain or m.name is None:
             continue
-        fs = _as_cargo_sees(FeatureSet(tuple(sorted(feats)), not default and bool(m.default), False), m)
+        fs = _as_cargo_sees(FeatureSet(tuple(sorted(feats)), not default and not empty_default(m), False), m)
         out.append(FeatureSet(fs.features, fs.no_default, fs.all, fs.symbolic, packages=(m.name,)))
     return tuple(out)
 
@@ -228,6 +228,31 @@ def _enables(m: Manifest, features: set[str], default: bool) -> set[str]:
             else:
                 todo.append(e)
     return seen
+
+
+def empty_default(m: Manifest, depth: int = 0) -> bool:
+    """Does *m*'s default set enable nothing: no `default`, `default = []`, or a default that
+    only turns on `dep/default` of path dependencies whose own default enables nothing
+    (`default = ["boring/default"]` when boring has `default = []`)? Then
+    --no-default-features compiles the same code as the default set."""
+    if not m.default:
+        return True
+    if depth > 8:
+        return False
+    deps = {d.name: d for d in m.deps}
+    for e in _enables(m, set(), True):
+        if e == "default":
+            continue
+        dep, slash, feat = e.partition("/")
+        d = deps.get(dep)
+        if not slash or feat != "default" or d is None or d.optional:
+            return False
+        try:
+            if not empty_default(manifests.read(d.dir / "Cargo.toml"), depth + 1):
+                return False
+        except manifests.ManifestError:
+            return False
+    return True
 
 
 def _same(a: FeatureSet, b: FeatureSet) -> bool:

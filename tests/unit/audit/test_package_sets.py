@@ -124,3 +124,16 @@ def test_path_dependency_is_linked_with_the_set_cargo_resolves(audit_repo: Calla
                       + job("t", "cargo test -p ex --features pg15")}, files)
     [(rule, subject, message)] = never(res)
     assert (rule, subject) == ("never-linked", "pg15") and "of lib " in message
+
+
+def test_a_default_that_only_forwards_empty_defaults_is_empty(audit_repo: Callable[..., AuditResult]) -> None:
+    # wrap's default turns on core/default, and core has `default = []`: --no-default-features
+    # compiles wrap's default code, which the workspace test links.
+    files = {"Cargo.toml": '[workspace]\nmembers = ["core", "wrap"]\nresolver = "2"\n',
+             "core/Cargo.toml": pkg("core", '[features]\ndefault = []\nx = []\n'), "core/src/lib.rs": "",
+             "wrap/Cargo.toml": pkg("wrap", '[features]\ndefault = ["core/default"]\n',
+                                    '[dependencies]\ncore = { path = "../core", default-features = false }\n'),
+             "wrap/src/lib.rs": ""}
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("l", "cargo check --no-default-features")
+                      + job("t", "cargo test")}, files)
+    assert never(res) == []
