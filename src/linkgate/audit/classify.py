@@ -67,7 +67,7 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
             dev = not (call.subcommand in _TARGET_DEPENDENT and not _selects_linking_targets(call))
             builds = [[(by_name[fs.packages[0]], fs)] for fs in own] if call.hack else \
                 [[(by_name[fs.packages[0]], fs) for fs in own]]
-            deps = tuple(dict.fromkeys(d for b in builds for d in dependency_sets(b, dev)))
+            deps = tuple(dict.fromkeys(d for b in builds for d in dependency_sets(b, dev, repo)))
         return Classified(inv, call, exercise, sets, cache[key], deps)
     if outside:
         # `git clone x && cd x && cargo test --features f`: x's package and features, not ours.

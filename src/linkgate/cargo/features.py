@@ -20,6 +20,7 @@ would exceed 2**8 sets, the hack run stays one symbolic set.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import posixpath
 from dataclasses import dataclass, field, replace
@@ -92,7 +93,7 @@ def feature_sets(repo: Path, cwd: str, call: CargoCall, package: str | None = No
         package = posixpath.normpath(posixpath.join(cwd, call.manifest_path or "Cargo.toml"))
     manifest = _manifest_features(repo, package)
     # With an empty `default`, --no-default-features changes nothing: one set, not two.
-    trivial_default = manifest is not None and empty_default(manifest)
+    trivial_default = manifest is not None and empty_default(manifest, repo)
 
     if call.subcommand in CARGO_C and manifest is not None and "capi" in manifest.all_features \
             and "capi" not in call.features:
@@ -140,7 +141,7 @@ def per_package(repo: Path, cwd: str, call: CargoCall, selected: list[Manifest],
         except ValueError:
             return None
         own = package_features(call.features, m, names, have)
-        trivial_default = empty_default(m)
+        trivial_default = empty_default(m, repo)
         wrote = label or FeatureSet(call.features, call.no_default_features and not trivial_default, call.all_features)
         for fs in feature_sets(repo, cwd, replace(call, features=own), rel):
             if fs.all and not m.all_features:
@@ -154,7 +155,8 @@ def per_package(repo: Path, cwd: str, call: CargoCall, selected: list[Manifest],
     return tuple(dict.fromkeys(out)) or None
 
 
-def dependency_sets(built: list[tuple[Manifest, FeatureSet]], dev: bool) -> tuple[FeatureSet, ...]:
+def dependency_sets(built: list[tuple[Manifest, FeatureSet]], dev: bool,
+                   repo: Path | None = None) -> tuple[FeatureSet, ...]:
     """The sets a build of *built* (each selected package with its resolved set) links its local
     path dependencies with, as cargo's resolver 2 resolves them: a dependency's default set
     unless ``default-features = false``, plus its ``features = [...]`` and each ``D/x`` or
@@ -179,7 +181,7 @@ def dependency_sets(built: list[tuple[Manifest, FeatureSet]], dev: bool) -> tupl
         changed = False
         for here in list(enabled):
             on = enabled[here]
-            for d in found[here].deps:
+            for d in all_deps(found[here], repo):
                 if d.kind == "build-dependencies" or (d.kind == "dev-dependencies" and not (dev and here in roots)):
                     continue
                 forwarded = {e.split("/", 1)[1] for e in on if "/" in e and e.split("/", 1)[0].rstrip("?") == d.name}
@@ -207,7 +209,7 @@ def dependency_sets(built: list[tuple[Manifest, FeatureSet]], dev: bool) -> tupl
         m = found[where]
         if where in uncertain or m.name is None:
             continue
-        fs = _as_cargo_sees(FeatureSet(tuple(sorted(feats)), not default and not empty_default(m), False), m)
+        fs = _as_cargo_sees(FeatureSet(tuple(sorted(feats)), not default and not empty_default(m, repo), False), m)
         out.append(FeatureSet(fs.features, fs.no_default, fs.all, fs.symbolic, packages=(m.name,)))
     return tuple(out)
 
@@ -230,7 +232,20 @@ def _enables(m: Manifest, features: set[str], default: bool) -> set[str]:
     return seen
 
 
-def empty_default(m: Manifest, depth: int = 0) -> bool:
+@functools.lru_cache(maxsize=4096)
+def all_deps(m: Manifest, repo: Path | None) -> tuple[manifests.PathDep, ...]:
+    """*m*'s path dependencies, its ``workspace = true`` ones included (resolved through the
+    workspace root cargo finds above it, not above *repo*); without *repo*, its own only."""
+    if not m.inherited or repo is None:
+        return m.deps
+    try:
+        root = manifests.read(manifests.find_workspace_root(m.path, repo))
+    except manifests.ManifestError:
+        return m.deps
+    return m.deps + manifests.inherit(m, root)
+
+
+def empty_default(m: Manifest, repo: Path | None = None, depth: int = 0) -> bool:
     """Does *m*'s default set enable nothing: no `default`, `default = []`, or a default that
     only turns on `dep/default` of path dependencies whose own default enables nothing
     (`default = ["boring/default"]` when boring has `default = []`)? Then
@@ -239,7 +254,7 @@ def empty_default(m: Manifest, depth: int = 0) -> bool:
         return True
     if depth > 8:
         return False
-    deps = {d.name: d for d in m.deps}
+    deps = {d.name: d for d in all_deps(m, repo)}
     for e in _enables(m, set(), True):
         if e == "default":
             continue
@@ -248,7 +263,7 @@ def empty_default(m: Manifest, depth: int = 0) -> bool:
         if not slash or feat != "default" or d is None or d.optional:
             return False
         try:
-            if not empty_default(manifests.read(d.dir / "Cargo.toml"), depth + 1):
+            if not empty_default(manifests.read(d.dir / "Cargo.toml"), repo, depth + 1):
                 return False
         except manifests.ManifestError:
             return False

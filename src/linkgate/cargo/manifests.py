@@ -43,6 +43,20 @@ class PathDep:
 
 
 @dataclass(frozen=True)
+class InheritedDep:
+    """A ``KEY = { workspace = true, ... }`` dependency: what the member adds to the workspace's
+    ``[workspace.dependencies]`` entry (``features`` are added to the workspace's; ``optional``
+    is the member's; ``default-features = true`` re-enables what the workspace turned off)."""
+
+    name: str
+    optional: bool
+    features: tuple[str, ...]
+    default_features: bool | None
+    kind: str = "dependencies"
+    target: bool = False
+
+
+@dataclass(frozen=True)
 class Manifest:
     path: Path
     name: str | None  # None for a virtual manifest
@@ -59,6 +73,9 @@ class Manifest:
     # Optional dependencies' implicit features (the dependency's key, as Cargo.toml spells
     # it): one per optional dependency that no feature names as `dep:KEY`.
     implicit_features: tuple[str, ...] = ()
+    inherited: tuple[InheritedDep, ...] = ()
+    # A workspace root's `[workspace.dependencies]` entries that are path dependencies.
+    workspace_deps: tuple[PathDep, ...] = ()
 
     @property
     def all_features(self) -> tuple[str, ...]:
@@ -121,6 +138,8 @@ def _read(path: Path, stamp: tuple[int, int]) -> Manifest:
         deps=tuple(_path_dep_specs(path.parent, data)),
         feature_table=tuple((k, _strings(v)) for k, v in sorted(features.items())),
         implicit_features=_implicit_features(data, features),
+        inherited=tuple(_inherited_specs(data)),
+        workspace_deps=tuple(_workspace_path_deps(path.parent, ws)),
     )
 
 
@@ -212,6 +231,43 @@ def _path_dep_specs(directory: Path, data: Mapping[str, Any]) -> Iterator[PathDe
                     yield PathDep(str(name), Path(os.path.normpath(directory / spec["path"])),
                                   spec.get("optional") is True, _strings(spec.get("features")), default is not False,
                                   kind, target)
+
+
+def _inherited_specs(data: Mapping[str, Any]) -> Iterator[InheritedDep]:
+    tables: list[tuple[Mapping[str, Any], bool]] = [(data, False)]
+    tables += [(_table(t), True) for t in _table(data.get("target")).values()]
+    for table, target in tables:
+        for kind in _DEP_TABLES:
+            for name, spec in _table(table.get(kind)).items():
+                if isinstance(spec, dict) and spec.get("workspace") is True:
+                    default = spec.get("default-features", spec.get("default_features"))
+                    yield InheritedDep(str(name), spec.get("optional") is True, _strings(spec.get("features")),
+                                       default if isinstance(default, bool) else None, kind, target)
+
+
+def _workspace_path_deps(directory: Path, ws: Mapping[str, Any]) -> Iterator[PathDep]:
+    for name, spec in _table(ws.get("dependencies")).items():
+        if isinstance(spec, dict) and isinstance(spec.get("path"), str):
+            default = spec.get("default-features", spec.get("default_features", True))
+            yield PathDep(str(name), Path(os.path.normpath(directory / spec["path"])), False,
+                          _strings(spec.get("features")), default is not False)
+
+
+def inherit(member: Manifest, root: Manifest) -> tuple[PathDep, ...]:
+    """*member*'s ``workspace = true`` dependencies that are path dependencies of *root*'s
+    ``[workspace.dependencies]``, as cargo merges them: the workspace's features plus the
+    member's, the member's ``optional``, and default features on unless the workspace turned
+    them off and the member did not turn them back on."""
+    entries = {d.name: d for d in root.workspace_deps}
+    out = []
+    for dep in member.inherited:
+        ws = entries.get(dep.name)
+        if ws is None:
+            continue
+        default = ws.default_features or dep.default_features is True
+        out.append(PathDep(dep.name, ws.dir, dep.optional, tuple(dict.fromkeys((*ws.features, *dep.features))),
+                           default, dep.kind, dep.target))
+    return tuple(out)
 
 
 def find_workspace_root(manifest: Path, stop: Path) -> Path:

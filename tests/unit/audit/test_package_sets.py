@@ -137,3 +137,24 @@ def test_a_default_that_only_forwards_empty_defaults_is_empty(audit_repo: Callab
     res = audit_repo({"ci.yml": PR + "jobs:\n" + job("l", "cargo check --no-default-features")
                       + job("t", "cargo test")}, files)
     assert never(res) == []
+
+
+def test_workspace_inherited_path_dependencies_are_resolved_through_the_root(
+        audit_repo: Callable[..., AuditResult]) -> None:
+    # `lib = { workspace = true, features = ["pg15"] }`: the path, default-features and
+    # features come from [workspace.dependencies], the member's features added.
+    root = ('[workspace]\nmembers = ["lib", "ex", "wrap"]\nresolver = "2"\n\n[workspace.dependencies]\n'
+            'lib = { path = "lib", default-features = false }\n')
+    files = {"Cargo.toml": root,
+             "lib/Cargo.toml": pkg("lib", '[features]\ndefault = ["std"]\nstd = []\npg15 = []\n'), "lib/src/lib.rs": "",
+             "ex/Cargo.toml": pkg("ex", "", '[dependencies]\nlib = { workspace = true, features = ["pg15"] }\n'),
+             "ex/src/lib.rs": "",
+             "wrap/Cargo.toml": pkg("wrap", '[features]\ndefault = ["lib/default"]\n',
+                                    '[dependencies]\nlib = { workspace = true }\n'), "wrap/src/lib.rs": ""}
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("l", "cargo clippy -p lib --no-default-features --features pg15")
+                      + job("t", "cargo test -p ex")}, files)
+    assert never(res) == []
+    # wrap's default only forwards lib's default, which is not empty: --no-default-features differs.
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("l", "cargo check -p wrap --no-default-features")
+                      + job("t", "cargo test -p wrap")}, files)
+    assert [(r, s) for r, s, _ in never(res)] == [("never-linked", "no default features")]
