@@ -79,9 +79,7 @@ def measure(repo: Path, truth: dict[str, Any], show: bool, result: Any = None) -
     # remark on what was read, not a claim that something is wrong.
     graded = [f for f in result.findings if DEFAULT_SEVERITY.get(f.rule, "warning") != "note"]
     for f in graded:
-        if any(t["rule"] == f.rule and all(
-            {"subject": f.subject, "file": f.file, "line": f.line}.get(k) == v for k, v in t.items() if k != "rule"
-        ) for t in truth["findings"]):
+        if _true(f, truth["findings"]):
             true_findings += 1
         elif show:
             print(f"    false finding: {f.rule} {f.file}:{f.line} {f.subject!r}: {f.message[:160]}")
@@ -135,13 +133,28 @@ def load_data(path: Path, with_via: bool = True) -> tuple[str, dict[str, Any]]:
     return data["repository"], {"invocations": invocations, "findings": findings, "commit": data["commit"]}
 
 
+def _matches(t: dict[str, Any], f: Any, exact: str | None = None) -> bool:
+    """Does reported finding *f* state truth finding *t*: the rule, and every other key the truth
+    gives equal. A grouped finding (sets of one command line, or along one matrix axis) states
+    each of its sets: its subject is their labels joined by ", " (a label never holds ", ")."""
+    if t["rule"] != f.rule:
+        return False
+    subjects = {exact} if exact is not None else {f.subject, *(f.subject or "").split(", ")}
+    return all((v in subjects) if k == "subject" else {"file": f.file, "line": f.line}.get(k) == v
+               for k, v in t.items() if k != "rule")
+
+
+def _true(f: Any, truths: list[dict[str, Any]]) -> bool:
+    """Is reported finding *f* true: each set it states (one, or a group's) is a truth finding."""
+    members = [f.subject] if f.subject in {t.get("subject") for t in truths} else (f.subject or "").split(", ")
+    return all(any(_matches({**t, **({"subject": m} if "subject" in t else {})}, f, exact=m) for t in truths
+                   if t.get("subject", m) == m) for m in members)
+
+
 def truth_findings_found(truth: dict[str, Any], result: Any) -> int:
     """How many of the truth's findings the audit reported, at any level (a `never-linked` stated
-    with `unless` as a warning is found): rule, and every other key the truth gives, equal."""
-    return sum(1 for t in truth["findings"] if any(
-        f.rule == t["rule"] and all({"subject": f.subject, "file": f.file, "line": f.line}.get(k) == v
-                                    for k, v in t.items() if k != "rule")
-        for f in result.findings))
+    with `unless` as a warning is found)."""
+    return sum(1 for t in truth["findings"] if any(_matches(t, f) for f in result.findings))
 
 
 def recorded(result: Any) -> dict[str, Any]:

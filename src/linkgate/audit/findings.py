@@ -148,8 +148,14 @@ def _sets(group: Group) -> tuple[str, str]:
     fs = group.entries[0].fs
     if len(group.entries) == 1:
         return f"feature set `{fs.label}`{_of(fs)}", "is"
-    labels = ", ".join(f"`{e.fs.label}`" for e in group.entries)
-    return (f"feature sets {labels}{_of(fs)} (matrix axis `{group.axis}`: {', '.join(group.values)})", "are")
+    labels = ", ".join(f"`{e.fs.label}`" for e in group.entries[:12])
+    labels += f" and {len(group.entries) - 12} more" if len(group.entries) > 12 else ""
+    packages = {p for e in group.entries for p in e.fs.packages}
+    of = _of(fs) if all(e.fs.packages == fs.packages for e in group.entries) else \
+        (f" of {', '.join(sorted(packages))}" if len(packages) <= 3 else f" of {len(packages)} packages")
+    if not group.axis:
+        return f"feature sets {labels}{of} (one command line)", "are"
+    return (f"feature sets {labels}{of} (matrix axis `{group.axis}`: {', '.join(group.values)})", "are")
 
 
 # How a trigger reads in a sentence when its name alone would mislead.

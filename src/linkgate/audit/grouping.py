@@ -1,5 +1,6 @@
 """Findings of one shape, grouped: feature sets from the same command line that differ only
-along one matrix axis are one finding naming the axis and its values.
+along one matrix axis are one finding naming the axis and its values; sets of one command line
+and one combination (a `cargo hack --each-feature` run) are one finding listing them.
 
 A check matrix of 4 runtimes x 3 TLS back ends gave 37 `never-linked` errors, one per
 set, all the same sentence. Sets are grouped by the command line (file, line, job) of
@@ -78,7 +79,9 @@ def _split(line: list[Entry]) -> list[Group]:
                   key=lambda k: (-len({_text(m.get(k)) for m in matrices}), k))
     varying = [k for k in axes if len({_text(m.get(k)) for m in matrices}) > 1]
     if not varying:
-        return [Group((e,)) for e in line]
+        # One command line, one matrix combination, several sets: a `cargo hack
+        # --each-feature` run, or packages with different sets. One finding, its sets listed.
+        return [Group(tuple(line))]
     axis = varying[0]
     rest: dict[tuple[str, ...], list[Entry]] = {}
     for e, m in zip(line, matrices):
