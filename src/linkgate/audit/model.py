@@ -31,6 +31,10 @@ EXERCISE = {
     "fuzz cmin": "linked", "fuzz tmin": "linked",
     # cargo-codspeed's `build` compiles and links the benchmarks (`run` runs what it built).
     "codspeed build": "linked",
+    # cargo-apk builds the package's library as a cdylib for Android (and packs it in an APK).
+    "apk build": "linked", "apk run": "linked",
+    # cargo-docs-rs documents the package as docs.rs does: rustdoc, no linker.
+    "docs-rs": "checked",
     # `cargo package` verifies by compiling the packaged copy's lib with the features given.
     "package": "compiled",
 }

@@ -92,11 +92,18 @@ def parse(argv: tuple[str, ...] | list[str]) -> CargoCall | None:
     hack = None
     if sub == "hack":
         hack, sub, rest = _hack(rest)
-    elif sub in ("nextest", "llvm-cov", "auditable", "fuzz", "codspeed") and rest and not rest[0].startswith("-"):
-        if sub in ("nextest", "fuzz", "codspeed") or rest[0] in ("test", "run", "build", "nextest", "report"):
+    elif sub in _RUNS_SUBCOMMAND and rest and not rest[0].startswith("-"):
+        # `cargo minimal-versions check --direct`, `cargo careful test`: the cargo subcommand
+        # they run, with its options (cargo-minimal-versions and cargo-careful pass them on).
+        sub, rest = ALIASES.get(rest[0], rest[0]), rest[1:]
+    elif sub in ("nextest", "llvm-cov", "auditable", "fuzz", "codspeed", "apk") and rest and not rest[0].startswith("-"):
+        if sub in ("nextest", "fuzz", "codspeed", "apk") or rest[0] in ("test", "run", "build", "nextest", "report"):
             sub, rest = f"{sub} {rest[0]}", rest[1:]
             sub = PLUGIN_ALIASES.get(sub, sub)
     return _options(program, toolchain, sub, hack, rest, tuple(argv))
+
+
+_RUNS_SUBCOMMAND = ("minimal-versions", "careful")
 
 
 def installs_crate(call: CargoCall) -> bool:

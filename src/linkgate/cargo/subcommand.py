@@ -80,6 +80,7 @@ KNOWN_PLUGINS = frozenset({
     "deb", "generate", "watch", "sweep", "shear", "vet", "public-api", "minimal-versions", "hakari", "cyclonedx",
     "geiger", "llvm-lines", "show-asm", "asm", "espflash", "set-version", "upgrade", "bump", "readme", "rdme",
     "spellcheck", "all-features", "bundle", "codspeed", "pgo", "criterion", "run-script", "sbom",
+    "docs-rs",
 })
 BUILTIN_NAMES = frozenset({*LINKING, *NOT_LINKING, *BUILTIN_ALIASES})
 

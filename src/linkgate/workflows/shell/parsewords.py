@@ -39,13 +39,14 @@ class WordReader:
     def parts(self, node: Any, quoted: bool) -> list[Part]:
         kind = node.type
         text = self.text(node)
+        # A quoted empty string (`""`, `''`, `$''`) is still a word: an empty argument.
         if kind in ("string", "translated_string"):
             inner_start = node.start_byte + (2 if kind == "translated_string" else 1)
-            return self.spans(node, inner_start, node.end_byte - 1, True, dq=True)
+            return self.spans(node, inner_start, node.end_byte - 1, True, dq=True) or [Lit("", True)]
         if kind == "raw_string":
-            return _lits(text[1:-1], True)
+            return _lits(text[1:-1], True) or [Lit("", True)]
         if kind == "ansi_c_string":
-            return _lits(_ansi_c(text[2:-1]), True)
+            return _lits(_ansi_c(text[2:-1]), True) or [Lit("", True)]
         if kind == "concatenation":
             return self.spans(node, node.start_byte, node.end_byte, quoted)
         if kind == "simple_expansion":

@@ -1,0 +1,53 @@
+"""Shapes the first run on heldout-c missed (bench/audit_truth/heldout-c/FIRST_RUN.md): a quoted
+empty string is an argument (`--features ""`), cargo-minimal-versions and cargo-careful run the
+subcommand they are given, cargo-apk links the library it packs, cargo-docs-rs only documents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from lgtest import git_repo
+
+from linkgate.cli import main
+
+WORKFLOW = """\
+on: pull_request
+jobs:
+  t:
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo test --no-default-features --features "" --all-targets
+      - shell: pwsh
+        run: cargo test --no-default-features --features '' --all-targets
+      - run: |
+          cargo minimal-versions check --direct --workspace
+          cargo minimal-versions test --direct --features a
+          cargo careful test --features a
+          cargo apk build --lib
+          cargo docs-rs
+"""
+
+
+def test_empty_quoted_words_and_plugins_that_run_a_subcommand(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "Cargo.toml").write_text(
+        '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n[lib]\ncrate-type = ["cdylib", "rlib"]\n'
+        '[features]\ndefault = ["a"]\na = []\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text("")
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(WORKFLOW)
+    git_repo(tmp_path)
+    main(["audit", "--repo", str(tmp_path), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    got = [(i["line"], i["subcommand"], i["exercise"], i["feature_sets"]) for i in doc["invocations"]]
+    assert got == [
+        (6, "test", "tested", ["no default features"]),
+        (8, "test", "tested", ["no default features"]),
+        (10, "check", "checked", ["default"]),
+        (11, "test", "tested", ["a"]),
+        (12, "test", "tested", ["a"]),
+        (13, "apk build", "linked", ["default"]),
+        (14, "docs-rs", "checked", ["default"]),
+    ], got
+    assert not [f for f in doc["findings"] if f["rule"] == "unresolved"]
