@@ -105,12 +105,23 @@ def _exercise(call: CargoCall) -> str | None:
 
 def _outside_checkout(repo: Path, cwd: str, call: CargoCall) -> str:
     """The working directory when it is not in the checkout (made or cloned by the job), else ""."""
-    if call.manifest_path or not cwd or cwd == "." or "$" in cwd or "{" in cwd or cwd.startswith("/"):
+    if call.manifest_path or not cwd or cwd == "." or "$" in cwd or "{" in cwd:
         return ""
+    if cwd.startswith("/"):
+        # An absolute directory is not the checkout (`cargo init /tmp/x && cd /tmp/x && cargo
+        # build`): its packages are that project's, never credited to this repository's. The
+        # checkout's own absolute names (a container's /github/workspace, the runner's work
+        # directory) may hold the repository: those are left unscoped.
+        if cwd.startswith(_CHECKOUT_PATHS):
+            return ""
+        return posixpath.normpath(cwd)
     directory = posixpath.normpath(cwd)
     if directory.startswith(".."):
         return ""
     return "" if repofs.is_dir(repo / directory) else directory
+
+
+_CHECKOUT_PATHS = ("/github/workspace", "/__w/", "/home/runner/work/", "/Users/runner/work/", "/workspace")
 
 
 def _selects_linking_targets(call: CargoCall) -> bool:

@@ -51,3 +51,38 @@ def test_empty_quoted_words_and_plugins_that_run_a_subcommand(tmp_path: Path, ca
         (14, "docs-rs", "checked", ["default"]),
     ], got
     assert not [f for f in doc["findings"] if f["rule"] == "unresolved"]
+
+
+OUTSIDE = """\
+on: pull_request
+jobs:
+  t:
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo check
+      - run: |
+          cd /tmp
+          cargo init --bin probe
+          cd probe
+          cargo build
+      - run: |
+          cd /github/workspace
+          cargo check --features a
+"""
+
+
+def test_a_build_in_an_absolute_directory_outside_the_checkout_credits_nothing(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "Cargo.toml").write_text(
+        '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n[features]\na = []\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.rs").write_text("fn main() {}\n")
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(OUTSIDE)
+    git_repo(tmp_path)
+    main(["audit", "--repo", str(tmp_path), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    by_line = {i["line"]: i["feature_sets"] for i in doc["invocations"]}
+    assert by_line[11] == ["default in /tmp/probe/ (not in the repository)"]
+    # The project built in /tmp is not this repository: p's default set is only checked.
+    assert [(f["rule"], f["subject"]) for f in doc["findings"] if f["rule"] == "never-linked"] == [
+        ("never-linked", "default"), ("never-linked", "a")]
