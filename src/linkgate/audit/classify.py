@@ -25,8 +25,9 @@ from linkgate import repofs
 from linkgate.cargo import manifests
 from linkgate.audit.model import COMPILED_ONLY, EXERCISE, Classified
 from linkgate.cargo.cargoargs import CargoCall, installs_crate, parse
-from linkgate.cargo.features import FeatureSet, dependency_sets, feature_sets, per_package
+from linkgate.cargo.features import UNKNOWN_DIRECTORY, FeatureSet, dependency_sets, feature_sets, per_package
 from linkgate.workflows.invocations import Invocation
+from linkgate.workflows.shell.interp import CD_UNKNOWN
 from linkgate.workflows.triggers import Trigger, trigger_for
 
 # Subcommands whose link depends on the targets of the selected packages.
@@ -52,7 +53,7 @@ def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) 
     if key not in cache:
         cache[key] = trigger_for(repo, inv.workflow, inv.job, inv.step, inv.callers)
     sets = feature_sets(repo, inv.cwd, call, _package_manifest(repo, call, selected))
-    outside = _outside_checkout(repo, inv.cwd, call)
+    outside = _outside_checkout(repo, inv.cwd, call, inv.unknown)
     # Several packages: one label for all, the command's as written (`--no-default-features`).
     label = sets[0].written or sets[0] if len(sets) == 1 and not call.hack else None
     own = per_package(repo, inv.cwd, call, selected, label if len(selected or ()) > 1 else None) \
@@ -103,8 +104,11 @@ def _exercise(call: CargoCall) -> str | None:
     return EXERCISE.get(call.subcommand)
 
 
-def _outside_checkout(repo: Path, cwd: str, call: CargoCall) -> str:
-    """The working directory when it is not in the checkout (made or cloned by the job), else ""."""
+def _outside_checkout(repo: Path, cwd: str, call: CargoCall, unknown: tuple[str, ...] = ()) -> str:
+    """The working directory when it is not in the checkout (made or cloned by the job), else "";
+    UNKNOWN_DIRECTORY after a `cd` linkgate could not compute (`cd $HOME/the_repo`)."""
+    if CD_UNKNOWN in unknown and not call.manifest_path:
+        return UNKNOWN_DIRECTORY
     if call.manifest_path or not cwd or cwd == "." or "$" in cwd or "{" in cwd:
         return ""
     if cwd.startswith("/"):

@@ -36,6 +36,11 @@ POWERSET_LIMIT = 8
 CARGO_C = ("cbuild", "cinstall", "ctest")  # lu-zero/cargo-c's subcommands
 
 
+# The scope of a command run after `cd` to a directory linkgate cannot compute: whose packages
+# it builds is not known, so its sets are neither this repository's findings nor its links.
+UNKNOWN_DIRECTORY = "\0unknown"
+
+
 @dataclass(frozen=True, order=True)
 class FeatureSet:
     features: tuple[str, ...]
@@ -52,6 +57,8 @@ class FeatureSet:
 
     @property
     def label(self) -> str:
+        if self.scope == UNKNOWN_DIRECTORY:
+            return f"{self._base} in an unknown directory"
         return f"{self._base} in {self.scope}/ (not in the repository)" if self.scope else self._base
 
     @property
@@ -163,55 +170,60 @@ def dependency_sets(built: list[tuple[Manifest, FeatureSet]], dev: bool,
     ``D?/x`` an enabled feature forwards, unified over every dependent in the build; an
     optional dependency only when a feature enables it (``dep:D``, its implicit feature, or
     ``D/x``); dev-dependencies of the selected packages only when *dev* (tests, benches or
-    examples are built). Build-dependencies are resolved apart by cargo and are not followed.
-    A dependency reached through a ``[target.*]`` table (built on some targets only), or below
-    one, or whose manifest cannot be read, gets no set: what it links is not known. The
-    selected packages keep their own sets and get none here."""
+    examples are built). Build-dependencies are resolved apart (resolver 2 builds them for the
+    host, unified only with other build-time edges) and linked into the build script, so they
+    and what they depend on are credited with their own host set. A dependency reached through
+    a ``[target.*]`` table (built on some targets only), or below one, or whose manifest cannot
+    be read, gets no set: what it links is not known. The selected packages keep their own
+    sets (a selected package reached as a build-dependency gets its host set too)."""
     if any(fs.unknown for _, fs in built):
         return ()
+    Node = tuple[Path, bool]  # (package directory, built for the host: a build-dependency)
     found: dict[Path, Manifest] = {m.dir: m for m, _ in built}
     roots = set(found)
-    enabled: dict[Path, set[str]] = {}
+    enabled: dict[Node, set[str]] = {}
     for m, fs in built:
-        enabled[m.dir] = _enables(m, set(fs.features), not fs.no_default)
-    requests: dict[Path, tuple[bool, frozenset[str]]] = {}
-    uncertain: set[Path] = set()
+        enabled[(m.dir, False)] = _enables(m, set(fs.features), not fs.no_default)
+    requests: dict[Node, tuple[bool, frozenset[str]]] = {}
+    uncertain: set[Node] = set()
     changed = True
     while changed:
         changed = False
         for here in list(enabled):
             on = enabled[here]
-            for d in all_deps(found[here], repo):
-                if d.kind == "build-dependencies" or (d.kind == "dev-dependencies" and not (dev and here in roots)):
+            directory, host = here
+            for d in all_deps(found[directory], repo):
+                if d.kind == "dev-dependencies" and not (dev and directory in roots and not host):
                     continue
+                node = (d.dir, host or d.kind == "build-dependencies")
                 forwarded = {e.split("/", 1)[1] for e in on if "/" in e and e.split("/", 1)[0].rstrip("?") == d.name}
                 if d.optional and f"dep:{d.name}" not in on and d.name not in on and not any(
                         e.startswith(f"{d.name}/") for e in on):
                     continue
-                if d.dir in roots:
-                    continue
+                if node in enabled and node not in requests:
+                    continue  # a selected package: its own set
                 if d.target or here in uncertain:
-                    uncertain.add(d.dir)
+                    uncertain.add(node)
                 if d.dir not in found:
                     try:
                         found[d.dir] = manifests.read(d.dir / "Cargo.toml")
                     except manifests.ManifestError:
-                        uncertain.add(d.dir)
+                        uncertain.add(node)
                         continue
-                old = requests.get(d.dir, (False, frozenset()))
+                old = requests.get(node, (False, frozenset()))
                 new = (old[0] or d.default_features, old[1] | set(d.features) | forwarded)
-                if new != old or d.dir not in enabled:
-                    requests[d.dir] = new
-                    enabled[d.dir] = _enables(found[d.dir], set(new[1]), new[0])
+                if new != old or node not in enabled:
+                    requests[node] = new
+                    enabled[node] = _enables(found[d.dir], set(new[1]), new[0])
                     changed = True
     out: list[FeatureSet] = []
-    for where, (default, feats) in sorted(requests.items()):
-        m = found[where]
-        if where in uncertain or m.name is None:
+    for node, (default, feats) in sorted(requests.items()):
+        m = found[node[0]]
+        if node in uncertain or m.name is None:
             continue
         fs = _as_cargo_sees(FeatureSet(tuple(sorted(feats)), not default and not empty_default(m, repo), False), m)
         out.append(FeatureSet(fs.features, fs.no_default, fs.all, fs.symbolic, packages=(m.name,)))
-    return tuple(out)
+    return tuple(dict.fromkeys(out))
 
 
 def _enables(m: Manifest, features: set[str], default: bool) -> set[str]:
@@ -314,15 +326,27 @@ def _as_cargo_sees(fs: FeatureSet, manifest: Manifest | None) -> FeatureSet:
         return fs
     names, table = manifest.all_features, manifest.full_feature_table
     if fs.no_default and not fs.all:
-        return fs
+        kept = _minimal(fs.features, dict(table))
+        return fs if kept == fs.features else FeatureSet(kept, True, False, written=fs)
     enabled = _closure(dict(table), {"default"})
     if fs.all:
         if not names:
             return fs
         # Every feature, the default ones included: what is left beyond the default set.
-        return FeatureSet(tuple(n for n in names if n not in enabled), False, False, written=fs)
-    kept = tuple(f for f in fs.features if f not in enabled)
+        return FeatureSet(_minimal(tuple(n for n in names if n not in enabled), dict(table)), False, False, written=fs)
+    kept = _minimal(tuple(f for f in fs.features if f not in enabled), dict(table))
     return fs if kept == fs.features else FeatureSet(kept, False, False, written=fs)
+
+
+def _minimal(features: tuple[str, ...], table: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """*features* without those another of them turns on (`pa_v14,pa_v15` is `pa_v15` when
+    pa_v15 = ["pa_v14"]): the same set cargo enables, in one form."""
+    kept = list(features)
+    for f in sorted(features):
+        rest = set(kept) - {f}
+        if f in kept and f in table and f in _closure(table, rest):
+            kept.remove(f)
+    return tuple(kept)
 
 
 def _closure(table: dict[str, tuple[str, ...]], start: set[str]) -> set[str]:

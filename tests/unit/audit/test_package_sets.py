@@ -158,3 +158,37 @@ def test_workspace_inherited_path_dependencies_are_resolved_through_the_root(
     res = audit_repo({"ci.yml": PR + "jobs:\n" + job("l", "cargo check -p wrap --no-default-features")
                       + job("t", "cargo test -p wrap")}, files)
     assert [(r, s) for r, s, _ in never(res)] == [("never-linked", "no default features")]
+
+
+def test_a_build_dependency_is_linked_into_the_build_script_with_its_host_set(
+        audit_repo: Callable[..., AuditResult]) -> None:
+    # sys's build script links gen (a build-dependency) with gen's `v7`, forwarded by sys's `v7`.
+    files = {"Cargo.toml": '[workspace]\nmembers = ["gen", "sys"]\nresolver = "2"\n',
+             "gen/Cargo.toml": pkg("gen", '[features]\nv7 = []\n'), "gen/src/lib.rs": "",
+             "sys/Cargo.toml": pkg("sys", '[features]\nv7 = ["gen/v7"]\n',
+                                   '[build-dependencies]\ngen = { path = "../gen" }\n'),
+             "sys/src/lib.rs": "", "sys/build.rs": "fn main() {}\n"}
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("l", "cargo clippy -p gen --features v7")
+                      + job("t", "cargo test -p sys --features v7")}, files)
+    assert never(res) == []
+
+
+def test_sets_are_compared_in_one_form_when_a_feature_turns_on_another(
+        audit_repo: Callable[..., AuditResult]) -> None:
+    # lib's v15 turns on v14: a dependent forwarding both links lib with exactly `v15`.
+    files = {"Cargo.toml": '[workspace]\nmembers = ["lib", "app"]\nresolver = "2"\n',
+             "lib/Cargo.toml": pkg("lib", '[features]\nv14 = []\nv15 = ["v14"]\n'), "lib/src/lib.rs": "",
+             "app/Cargo.toml": pkg("app", '[features]\nv14 = ["lib/v14"]\nv15 = ["v14", "lib/v15"]\n',
+                                   '[dependencies]\nlib = { path = "../lib", default-features = false }\n'),
+             "app/src/lib.rs": ""}
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("l", "cargo check -p lib --no-default-features --features v15")
+                      + job("t", "cargo test -p app --features v15")}, files)
+    assert never(res) == []
+
+
+def test_a_command_after_an_unknown_cd_is_no_set_of_the_repository(audit_repo: Callable[..., AuditResult]) -> None:
+    # `cd $HOME/the_repo` (a project cloned at run time): its check says nothing of ours.
+    files = {"Cargo.toml": pkg("p", '[features]\ngui = []\n'), "src/lib.rs": ""}
+    res = audit_repo({"ci.yml": PR + "jobs:\n" + job("c", "cd $HOME/the_repo && cargo check --features=gui")
+                      + job("t", "cargo test")}, files)
+    assert never(res) == []

@@ -44,6 +44,9 @@ OTHER_CI = frozenset({
 _TOOL_ENV = ("CARGO", "RUST", "LINKGATE")
 
 
+# The cause a command run after a `cd` to a directory linkgate cannot compute carries.
+CD_UNKNOWN = "cd to an unknown directory"
+
 class Evaluator:
     def __init__(self, host: Host | None = None, exprs: Sequence[Val] = ()) -> None:
         self.host = host
@@ -85,7 +88,7 @@ class Evaluator:
     def emit(self, argv: Sequence[Val], st: State, frame: Frame, line: int, prefix: Mapping[str, Value]) -> None:
         causes = [c for v in argv for c in v.causes]
         if st.cwd_unknown:
-            causes.append("cd to an unknown directory")
+            causes.append(CD_UNKNOWN)
         env = st.env()
         env.update({k: v.text for k, v in prefix.items() if isinstance(v, Val)})
         via = frame.via + (f"{frame.file}:{line}{frame.suffix}",) if frame.via else ()
