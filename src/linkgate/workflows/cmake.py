@@ -55,6 +55,8 @@ def configured(argv: tuple[str, ...], cwd: str) -> tuple[str, str] | None:
         i += 1
     if source is None and positional:
         source = positional[-1]  # `cmake ..` from the build directory
+    if source is None and build is not None:
+        source = "."  # `cmake -B build`: the source is the working directory (CMake >= 3.13)
     if source is None:
         return None
     return _rel(cwd, source), _rel(cwd, build or ".")

@@ -86,3 +86,29 @@ def test_a_build_in_an_absolute_directory_outside_the_checkout_credits_nothing(t
     # The project built in /tmp is not this repository: p's default set is only checked.
     assert [(f["rule"], f["subject"]) for f in doc["findings"] if f["rule"] == "never-linked"] == [
         ("never-linked", "default"), ("never-linked", "a")]
+
+
+CMAKE = """\
+on: pull_request
+jobs:
+  t:
+    runs-on: ubuntu-latest
+    steps:
+      - run: cd cpp && cmake -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build
+"""
+
+
+def test_cmake_with_only_a_build_directory_configures_the_working_directory(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text("")
+    (tmp_path / "cpp").mkdir()
+    (tmp_path / "cpp" / "CMakeLists.txt").write_text("add_custom_target(rs ALL COMMAND cargo build --release)\n")
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(CMAKE)
+    git_repo(tmp_path)
+    main(["audit", "--repo", str(tmp_path), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    gaps = [g for wf in doc["coverage"]["workflows"] for job in wf["jobs"] for s in job["steps"] for g in s["gaps"]]
+    assert [(g["why"], [m["line"] for m in g["mentions"]]) for g in gaps] == [
+        ("builds the CMake project cpp/CMakeLists.txt, which linkgate does not read", [1])]
