@@ -59,3 +59,24 @@ def audit_shape(tmp_path: Path, shape: str) -> dict[str, Any]:
     main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
     doc: dict[str, Any] = json.loads(out.read_text())
     return doc
+
+
+PACKAGE = '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n'
+
+
+def audit_files(tmp_path: Path, workflow: str, files: dict[str, str]) -> dict[str, Any]:
+    """`linkgate audit -f json`, in-process, on a git repository of *files* (paths relative to
+    the repository) with *workflow* as .github/workflows/ci.yml."""
+    import json
+
+    from linkgate.cli import main
+
+    repo = tmp_path / "repo"
+    for rel, text in {**files, ".github/workflows/ci.yml": workflow}.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    git_repo(repo)
+    out = tmp_path / "audit.json"
+    main(["audit", "--repo", str(repo), "--format", "json", "--output", str(out)])
+    doc: dict[str, Any] = json.loads(out.read_text())
+    return doc

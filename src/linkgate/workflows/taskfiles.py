@@ -127,24 +127,33 @@ def _go_task(read: ReadText, args: list[str], cwd: str) -> tuple[list[Recipe], P
     return out, problems
 
 
+def _task(rel: str, tasks: Mapping[str, Any], name: str, out: list[Recipe], problems: Problems,
+          chain: list[str]) -> Any:
+    """Task *name* to run next, or None with a note: past the bounds (lines from one call,
+    nesting; said once), a task that calls itself, a task the file does not define."""
+    if len(out) >= MAX_LINES:
+        if not any("lines; the rest" in m for m, _ in problems):
+            problems.append((f"{rel}: task {name!r}: its dependencies run past {MAX_LINES:,} lines; the rest is "
+                             "not followed", True))
+        return None
+    if len(chain) >= MAX_TASK_DEPTH or name in chain:
+        problems.append((f"{rel}: task {name!r} calls itself or nests deeper than {MAX_TASK_DEPTH}; not followed",
+                         True))
+        return None
+    task = tasks.get(name)
+    if task is None:
+        problems.append((f"{rel}: no task {name!r}", True))
+    return task
+
+
 def _string_vars(raw: Any) -> dict[str, str]:
     return {str(k): str(v) for k, v in raw.items() if isinstance(v, str)} if isinstance(raw, dict) else {}
 
 
 def _run_go_task(rel: str, tasks: Mapping[str, Any], name: str, top_vars: Mapping[str, str], cli: str,
                  out: list[Recipe], problems: Problems, chain: list[str]) -> None:
-    if len(out) >= MAX_LINES:
-        if not any("lines; the rest" in m for m, _ in problems):
-            problems.append((f"{rel}: task {name!r}: its dependencies run past {MAX_LINES:,} lines; the rest is "
-                             "not followed", True))
-        return
-    if name in chain or len(chain) >= MAX_TASK_DEPTH:
-        problems.append((f"{rel}: task {name!r} calls itself or nests deeper than {MAX_TASK_DEPTH}; not followed",
-                         True))
-        return
-    task = tasks.get(name)
+    task = _task(rel, tasks, name, out, problems, chain)
     if task is None:
-        problems.append((f"{rel}: no task {name!r}", True))
         return
     if isinstance(task, (str, list)):
         task = {"cmds": task if isinstance(task, list) else [task]}
@@ -274,18 +283,8 @@ def _run_toml_task(rel: str, lines: list[str], tasks: Mapping[str, Any], name: s
                    out: list[Recipe], problems: Problems, chain: list[str], run_key: str,
                    deps_keys: tuple[str, ...], dir_key: str,
                    origin: Mapping[str, tuple[str, list[str]]] | None = None, root: str | None = None) -> None:
-    if len(out) >= MAX_LINES:
-        if not any("lines; the rest" in m for m, _ in problems):
-            problems.append((f"{rel}: task {name!r}: its dependencies run past {MAX_LINES:,} lines; the rest is "
-                             "not followed", True))
-        return
-    if name in chain or len(chain) >= MAX_TASK_DEPTH:
-        problems.append((f"{rel}: task {name!r} depends on itself or nests deeper than {MAX_TASK_DEPTH}; "
-                         "not followed", True))
-        return
-    task = tasks.get(name)
+    task = _task(rel, tasks, name, out, problems, chain)
     if task is None:
-        problems.append((f"{rel}: no task {name!r}", True))
         return
     if isinstance(task, (str, list)):
         task = {run_key: task}

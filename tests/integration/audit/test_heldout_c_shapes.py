@@ -4,12 +4,9 @@ subcommand they are given, cargo-apk links the library it packs, cargo-docs-rs o
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from lgtest import git_repo
-
-from linkgate.cli import main
+from lgtest import audit_files
 
 WORKFLOW = """\
 on: pull_request
@@ -29,17 +26,11 @@ jobs:
 """
 
 
-def test_empty_quoted_words_and_plugins_that_run_a_subcommand(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "Cargo.toml").write_text(
-        '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n[lib]\ncrate-type = ["cdylib", "rlib"]\n'
-        '[features]\ndefault = ["a"]\na = []\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "lib.rs").write_text("")
-    (tmp_path / ".github" / "workflows").mkdir(parents=True)
-    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(WORKFLOW)
-    git_repo(tmp_path)
-    main(["audit", "--repo", str(tmp_path), "--format", "json"])
-    doc = json.loads(capsys.readouterr().out)
+def test_empty_quoted_words_and_plugins_that_run_a_subcommand(tmp_path: Path) -> None:
+    doc = audit_files(tmp_path, WORKFLOW, {
+        "Cargo.toml":  '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n[lib]\ncrate-type = ["cdylib", "rlib"]\n' '[features]\ndefault = ["a"]\na = []\n',
+        "src/lib.rs": "",
+    })
     got = [(i["line"], i["subcommand"], i["exercise"], i["feature_sets"]) for i in doc["invocations"]]
     assert got == [
         (6, "test", "tested", ["no default features"]),
@@ -71,16 +62,11 @@ jobs:
 """
 
 
-def test_a_build_in_an_absolute_directory_outside_the_checkout_credits_nothing(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "Cargo.toml").write_text(
-        '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n[features]\na = []\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "main.rs").write_text("fn main() {}\n")
-    (tmp_path / ".github" / "workflows").mkdir(parents=True)
-    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(OUTSIDE)
-    git_repo(tmp_path)
-    main(["audit", "--repo", str(tmp_path), "--format", "json"])
-    doc = json.loads(capsys.readouterr().out)
+def test_a_build_in_an_absolute_directory_outside_the_checkout_credits_nothing(tmp_path: Path) -> None:
+    doc = audit_files(tmp_path, OUTSIDE, {
+        "Cargo.toml":  '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n[features]\na = []\n',
+        "src/main.rs": "fn main() {}\n",
+    })
     by_line = {i["line"]: i["feature_sets"] for i in doc["invocations"]}
     assert by_line[11] == ["default in /tmp/probe/ (not in the repository)"]
     # The project built in /tmp is not this repository: p's default set is only checked.
@@ -98,17 +84,12 @@ jobs:
 """
 
 
-def test_cmake_with_only_a_build_directory_configures_the_working_directory(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "lib.rs").write_text("")
-    (tmp_path / "cpp").mkdir()
-    (tmp_path / "cpp" / "CMakeLists.txt").write_text("add_custom_target(rs ALL COMMAND cargo build --release)\n")
-    (tmp_path / ".github" / "workflows").mkdir(parents=True)
-    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(CMAKE)
-    git_repo(tmp_path)
-    main(["audit", "--repo", str(tmp_path), "--format", "json"])
-    doc = json.loads(capsys.readouterr().out)
+def test_cmake_with_only_a_build_directory_configures_the_working_directory(tmp_path: Path) -> None:
+    doc = audit_files(tmp_path, CMAKE, {
+        "Cargo.toml": '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n',
+        "src/lib.rs": "",
+        "cpp/CMakeLists.txt": "add_custom_target(rs ALL COMMAND cargo build --release)\n",
+    })
     gaps = [g for wf in doc["coverage"]["workflows"] for job in wf["jobs"] for s in job["steps"] for g in s["gaps"]]
     assert [(g["why"], [m["line"] for m in g["mentions"]]) for g in gaps] == [
         ("builds the CMake project cpp/CMakeLists.txt, which linkgate does not read", [1])]

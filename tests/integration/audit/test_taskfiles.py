@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from lgtest import git_repo
+from lgtest import audit_files, git_repo
 
 from linkgate.cli import main
 
@@ -117,24 +117,13 @@ def test_a_fan_of_task_dependencies_is_bounded(tmp_path: Path, capsys) -> None: 
     assert any("past 5,000 lines" in f["message"] for f in doc["findings"])
 
 
-def test_mise_tasks_from_included_files_run_in_the_project_root(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n'
-                                         '[features]\nx = []\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "main.rs").write_text("fn main() {}\n")
-    (tmp_path / ".mise").mkdir()
-    (tmp_path / ".mise" / "config.toml").write_text(
-        '[tools]\nrust = "stable"\n\n[task_config]\nincludes = [".mise/tasks.toml", ".mise/tasks"]\n')
-    (tmp_path / ".mise" / "tasks.toml").write_text(
-        '["ci:test"]\ndescription = "tests"\nrun = "cargo test --features x"\n\n'
-        '["ci:lint"]\ndepends = ["ci:test"]\nrun = ["cargo clippy"]\n')
-    (tmp_path / ".github" / "workflows").mkdir(parents=True)
-    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(
-        "on: pull_request\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
-        "      - run: mise run --force 'ci:lint'\n")
-    git_repo(tmp_path)
-    main(["audit", "--repo", str(tmp_path), "--format", "json"])
-    doc = json.loads(capsys.readouterr().out)
+def test_mise_tasks_from_included_files_run_in_the_project_root(tmp_path: Path) -> None:
+    doc = audit_files(tmp_path,  "on: pull_request\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n" "      - run: mise run --force 'ci:lint'\n", {
+        "Cargo.toml": '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n' '[features]\nx = []\n',
+        "src/main.rs": "fn main() {}\n",
+        ".mise/config.toml":  '[tools]\nrust = "stable"\n\n[task_config]\nincludes = [".mise/tasks.toml", ".mise/tasks"]\n',
+        ".mise/tasks.toml":  '["ci:test"]\ndescription = "tests"\nrun = "cargo test --features x"\n\n' '["ci:lint"]\ndepends = ["ci:test"]\nrun = ["cargo clippy"]\n',
+    })
     assert [(f"{i['file']}:{i['line']}", i["argv"][1:], i["cwd"]) for i in doc["invocations"]] == [
         (".mise/tasks.toml:3", ["test", "--features", "x"], ""),
         (".mise/tasks.toml:7", ["clippy"], ""),

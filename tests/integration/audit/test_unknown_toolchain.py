@@ -3,12 +3,9 @@ not what is compiled: the command is read, with no gap; an unknown feature list 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from lgtest import git_repo
-
-from linkgate.cli import main
+from lgtest import audit_files
 
 WORKFLOW = """\
 on: pull_request
@@ -25,16 +22,11 @@ jobs:
 """
 
 
-def test_an_unknown_toolchain_is_no_gap_but_unknown_features_are(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "Cargo.toml").write_text(
-        '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n[features]\nfull = []\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "main.rs").write_text("fn main() {}\n")
-    (tmp_path / ".github" / "workflows").mkdir(parents=True)
-    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(WORKFLOW)
-    git_repo(tmp_path)
-    main(["audit", "--repo", str(tmp_path), "--format", "json"])
-    doc = json.loads(capsys.readouterr().out)
+def test_an_unknown_toolchain_is_no_gap_but_unknown_features_are(tmp_path: Path) -> None:
+    doc = audit_files(tmp_path, WORKFLOW, {
+        "Cargo.toml":  '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n[features]\nfull = []\n',
+        "src/main.rs": "fn main() {}\n",
+    })
     status = {s["line"]: (s["status"], [g["why"] for g in s["gaps"]])
               for wf in doc["coverage"]["workflows"] for job in wf["jobs"] for s in job["steps"]}
     assert status[8] == ("read", []) and status[9] == ("read", [])

@@ -3,12 +3,9 @@ or find finds as a word linkgate cannot know (a gap naming it), never a silent m
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from lgtest import git_repo
-
-from linkgate.cli import main
+from lgtest import audit_files
 
 WORKFLOW = """\
 on: pull_request
@@ -24,18 +21,12 @@ jobs:
 """
 
 
-def test_xargs_and_find_exec_run_their_command_with_unknown_items(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "Cargo.toml").write_text(
-        '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n[features]\ngpu = []\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "lib.rs").write_text("")
-    (tmp_path / "examples").mkdir()
-    (tmp_path / "examples" / "a.rs").write_text("fn main() {}\n")
-    (tmp_path / ".github" / "workflows").mkdir(parents=True)
-    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(WORKFLOW)
-    git_repo(tmp_path)
-    main(["audit", "--repo", str(tmp_path), "--format", "json"])
-    doc = json.loads(capsys.readouterr().out)
+def test_xargs_and_find_exec_run_their_command_with_unknown_items(tmp_path: Path) -> None:
+    doc = audit_files(tmp_path, WORKFLOW, {
+        "Cargo.toml":  '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n[features]\ngpu = []\n',
+        "src/lib.rs": "",
+        "examples/a.rs": "fn main() {}\n",
+    })
     items, paths = "$(items xargs reads from its input)", "$(paths find finds)"
     assert [(i["line"], i["argv"], i["exercise"], i["feature_sets"]) for i in doc["invocations"]] == [
         (6, ["cargo", "run", "--release", "--example", items], "linked", ["default"]),
@@ -65,15 +56,11 @@ jobs:
 """
 
 
-def test_a_program_that_may_run_cargo_from_its_arguments_is_a_gap_never_a_silent_miss(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "Cargo.toml").write_text('[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n')
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "main.rs").write_text("fn main() {}\n")
-    (tmp_path / ".github" / "workflows").mkdir(parents=True)
-    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(NET)
-    git_repo(tmp_path)
-    main(["audit", "--repo", str(tmp_path), "--format", "json"])
-    doc = json.loads(capsys.readouterr().out)
+def test_a_program_that_may_run_cargo_from_its_arguments_is_a_gap_never_a_silent_miss(tmp_path: Path) -> None:
+    doc = audit_files(tmp_path, NET, {
+        "Cargo.toml": '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n',
+        "src/main.rs": "fn main() {}\n",
+    })
     gaps = {s["line"]: [(g["why"], g["may_run_cargo"]) for g in s["gaps"]]
             for wf in doc["coverage"]["workflows"] for job in wf["jobs"] for s in job["steps"]}
     assert gaps[6] == [("`parallel` runs a command linkgate does not read, and `cargo` is among its arguments", True)]
