@@ -7,7 +7,8 @@ a temporary directory, next to a sentinel directory outside it, and checks:
   - no file outside the repository touched: the sentinel directory, and the
     parent of the repository, hash the same before and after;
   - bounded work: each case (one linkgate command) runs under a 10 s wall-clock
-    limit and may grow the process's address space by at most 1 GiB
+    limit (a case may name a larger one for input that is large by design: the
+    10,000-pattern filters, a million pattern decisions, take 30 s) and may grow the process's address space by at most 1 GiB
     (RLIMIT_AS, inherited by every program linkgate starts): past the time the
     case fails with ``CaseTooSlow``, past the memory linkgate's own allocation
     fails (MemoryError, an internal error the next check fails on). Each test
@@ -49,16 +50,18 @@ def _address_space() -> int:
 
 
 @contextmanager
-def bounded() -> Iterator[None]:
-    """CASE_SECONDS of wall time and CASE_BYTES more address space for what runs inside."""
+def bounded(seconds: float | None = None) -> Iterator[None]:
+    """*seconds* (CASE_SECONDS by default) of wall time and CASE_BYTES more address space for
+    what runs inside."""
+    seconds = CASE_SECONDS if seconds is None else seconds
     def too_slow(signum: int, frame: object) -> None:
-        raise CaseTooSlow(f"the case ran past {CASE_SECONDS} s")
+        raise CaseTooSlow(f"the case ran past {seconds:g} s")
 
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     limit = _address_space() + CASE_BYTES
     resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
     old = signal.signal(signal.SIGALRM, too_slow)
-    signal.setitimer(signal.ITIMER_REAL, CASE_SECONDS)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
@@ -93,7 +96,7 @@ def tree_digest(root: Path, skip: Path | None = None) -> str:
     return h.hexdigest()
 
 
-def run(argv: list[str], cwd: Path, *, outside: Path, repo: Path) -> Outcome:
+def run(argv: list[str], cwd: Path, *, outside: Path, repo: Path, seconds: float | None = None) -> Outcome:
     """Run linkgate; assert the invariants; return what it said."""
     before = tree_digest(outside, skip=repo)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -101,7 +104,7 @@ def run(argv: list[str], cwd: Path, *, outside: Path, repo: Path) -> Outcome:
     old = Path.cwd()
     os.chdir(cwd)
     try:
-        with redirect_stdout(out), redirect_stderr(err), bounded():
+        with redirect_stdout(out), redirect_stderr(err), bounded(seconds):
             code = main(argv)
     finally:
         os.chdir(old)
