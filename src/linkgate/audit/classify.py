@@ -39,6 +39,17 @@ TriggerCache = dict[tuple[str, str, int, tuple[tuple[str, str], ...]], Trigger]
 
 
 def classify(repo: Path, inv: Invocation, triggers: TriggerCache | None = None) -> Classified | None:
+    found = _classify(repo, inv, triggers)
+    if found is not None and found.call.subcommand == "docs-rs":
+        # cargo-docs-rs builds the docs with the features [package.metadata.docs.rs] names,
+        # which linkgate does not read: a set it cannot name, so no finding rests on it.
+        found = replace(found, feature_sets=tuple(dict.fromkeys(
+            FeatureSet((), symbolic="the features of [package.metadata.docs.rs]", packages=fs.packages)
+            for fs in found.feature_sets)), dependency_sets=())
+    return found
+
+
+def _classify(repo: Path, inv: Invocation, triggers: TriggerCache | None) -> Classified | None:
     call = parse(inv.argv)
     if call is None:
         return None

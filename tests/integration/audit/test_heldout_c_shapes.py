@@ -39,7 +39,8 @@ def test_empty_quoted_words_and_plugins_that_run_a_subcommand(tmp_path: Path) ->
         (11, "test", "tested", ["a"]),
         (12, "test", "tested", ["a"]),
         (13, "apk build", "linked", ["default"]),
-        (14, "docs-rs", "checked", ["default"]),
+        # cargo-docs-rs takes its features from [package.metadata.docs.rs]: not read, so unnamed.
+        (14, "docs-rs", "checked", ["the features of [package.metadata.docs.rs]"]),
     ], got
     assert not [f for f in doc["findings"] if f["rule"] == "unresolved"]
 
