@@ -206,6 +206,12 @@ def file_kind(rel: str) -> str:
         return "justfile"
     if name == "package.json":
         return "package scripts"
+    if name == "pixi.toml":
+        return "pixi tasks"
+    if name in ("mise.toml", ".mise.toml") or rel.startswith((".mise/", "mise/", ".config/mise")):
+        return "mise tasks"
+    if name.lower().startswith("taskfile.") and name.endswith((".yml", ".yaml")):
+        return "go-task tasks"
     if name.endswith(".toml"):
         return "cargo-make tasks"
     if name == "Dockerfile" or name.endswith(".Dockerfile") or name.startswith("Dockerfile."):

@@ -94,6 +94,8 @@ def test_task_pixi_and_mise_tasks_are_read(tmp_path: Path, capsys) -> None:  # t
         ("mise.toml:3", ["doc", "--features", "b"], ""),
         (".github/workflows/ci.yml:11", ["build", "--features", "a,b"], ""),
     ], got
+    kinds = {f["file"]: f["kind"] for f in doc["coverage"]["files"]}
+    assert (kinds["Taskfile.yml"], kinds["pixi.toml"], kinds["mise.toml"]) == ("go-task tasks", "pixi tasks", "mise tasks")
     notes = [f["message"] for f in doc["findings"] if f["rule"] == "unresolved"]
     assert any("`includes` are not followed" in n for n in notes), notes
     assert any("no task 'missing'" in n for n in notes), notes
