@@ -15,6 +15,7 @@ verbatim and so unknown to the shell), ``include``d files, conditionals
 
 from __future__ import annotations
 
+import glob
 import itertools
 import posixpath
 import re
@@ -26,7 +27,7 @@ from linkgate import repofs
 from linkgate.errors import RefusedFile
 from linkgate.workflows import docker, taskfiles, tasks
 from linkgate.workflows.coverage import Mention
-from linkgate.workflows.shell.state import Recipe
+from linkgate.workflows.shell.state import WORKSPACE, Recipe
 
 _ASSIGN = re.compile(r"^(?:export\s+|override\s+)*([A-Za-z_][\w.-]*)\s*(::?=|:::=|\?=|\+=|=)\s*(.*)$")
 _RULE = re.compile(r"^([^\t#=:][^=:]*?)\s*::?\s*([^=]*)$")
@@ -155,6 +156,38 @@ class RepoHost:
             if "node_modules" not in rel.split("/"):
                 out.append("" if rel == "." else rel)
         return out
+
+    def pathnames(self, pattern: str, cwd: str) -> list[str] | None:
+        """What the shell's pathname expansion of *pattern* gives in *cwd*, sorted as bash sorts
+        (C locale): each match as written (relative stays relative). None when it cannot be
+        known here: a pattern outside the repository, or a match that resolves outside it.
+        An empty list is bash's no-match (the caller keeps the word as written, as bash does).
+        As bash without ``globstar`` or ``dotglob``: ``**`` is ``*`` and a leading dot is only
+        matched by a pattern that writes it (the standard library's glob, which does the same)."""
+        if "\0" in pattern or "\\" in pattern:
+            return None
+        if pattern == WORKSPACE or pattern.startswith(WORKSPACE + "/"):
+            rel_pattern, prefix = pattern[len(WORKSPACE) + 1:], WORKSPACE + "/"
+            base = ""
+        elif pattern.startswith("/"):
+            return None
+        else:
+            rel_pattern, prefix, base = pattern, "", cwd
+        if not rel_pattern or ".." in rel_pattern.split("/") or base.startswith("/") or ".." in base.split("/"):
+            return None
+        top = self.repo.resolve()
+        root = (self.repo / base) if base else self.repo
+        try:
+            found = sorted(itertools.islice(glob.iglob(rel_pattern, root_dir=root, recursive=False),
+                                            _MAX_WORKSPACES + 1))
+        except (OSError, ValueError):
+            return None
+        if len(found) > _MAX_WORKSPACES:
+            return None
+        for rel in found:
+            if not repofs.is_inside((root / rel).resolve(), top):
+                return None
+        return [prefix + rel for rel in found]
 
     def make_recipes(
         self, argv: tuple[str, ...], cwd: str, env: Mapping[str, str], seen: set[tuple[str, str]]

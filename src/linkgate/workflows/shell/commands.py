@@ -512,8 +512,12 @@ def _capture(ev: ShellEvaluator, name: str, args: list[Val], st: State) -> None:
             ev.capture[-1] = None
     elif name == "dirname" and texts:
         out.append((posixpath.dirname(texts[-1].rstrip("/")) or ".") + "\n")
-    elif name == "basename" and texts:
-        out.append(posixpath.basename(texts[0].rstrip("/")) + "\n")
+    elif name == "basename" and 1 <= len(texts) <= 2 and not texts[0].startswith("-"):
+        # `basename NAME [SUFFIX]`: the suffix goes unless it is all that is left (POSIX).
+        base = posixpath.basename(texts[0].rstrip("/")) or ("/" if texts[0] else "")
+        if len(texts) == 2 and texts[1] and base != texts[1] and base.endswith(texts[1]):
+            base = base[: -len(texts[1])]
+        out.append(base + "\n")
     elif name == "echo":
         flags = [t for t in texts if t in ("-n", "-e", "-E")]
         words = texts[len(flags):]

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from linkgate.workflows.shell.dispatch import ShellEvaluator, register
 from linkgate.workflows.shell.state import Frame, State, merge
-from linkgate.workflows.shell.syntax import AndOr, Case, For, If, Loop, Not, Pipeline, Seq, Stmt, Subshell, Word, \
-    word_text, FuncDef
+from linkgate.workflows.shell.syntax import AndOr, Case, For, If, Lit, Loop, Not, Pipeline, Seq, Stmt, Subshell, \
+    Word, word_text, FuncDef
 from linkgate.workflows.shell.words import Scope, Val, expand_joined, expand_pattern, expand_word, glob_matches, join, \
     unknown
 
@@ -101,14 +101,16 @@ def for_(ev: ShellEvaluator, stmt: For, st: State, frame: Frame) -> list[State]:
     if stmt.values is None:
         fields = list(st.args)
     else:
-        fields = [f for w in stmt.values for f in expand_word(w, scope)]
+        fields = [f for w in stmt.values for f in _pathnames(ev, w, expand_word(w, scope), st)]
     known = [f for f in fields if f.known]
     rest = [f for f in fields if not f.known] + known[MAX_LOOP:]
     active = [st]
     done: list[State] = []
-    for value in known[:MAX_LOOP]:
+    outer = st.passes
+    for n, value in enumerate(known[:MAX_LOOP]):
         for s in active:
             s.set(stmt.var, value)
+            s.passes = outer + ((frame.file, stmt.row, n),)
         ended = ev.run(stmt.body, active, frame)
         active = [s for s in ended if not s.stop or s.stop == "continue"]
         done += [s for s in ended if s.stop and s.stop != "continue"]
@@ -121,8 +123,29 @@ def for_(ev: ShellEvaluator, stmt: For, st: State, frame: Frame) -> list[State]:
         extra = [s.fork(where) for s in active]
         for s in extra:
             s.set(stmt.var, join(rest) if len(rest) == 1 else unknown(f"${stmt.var}"))
+            s.passes = outer + ((frame.file, stmt.row, len(known)),)
         active = active + ev.run(stmt.body, extra, frame)
+    for s in active + done:
+        s.passes = outer
     return merge(_end_loop(active + done))
+
+
+def _pathnames(ev: ShellEvaluator, word: Word, fields: list[Val], st: State) -> list[Val]:
+    """*fields* after pathname expansion, as bash does it to an unquoted ``*``, ``?`` or ``[``:
+    the repository's matching files, sorted; the word as written when nothing matches. Only a
+    word that is one known field whose pattern characters are all unquoted text is expanded;
+    one whose matches cannot be known here (outside the repository) is an unknown value."""
+    if ev.host is None or len(fields) != 1 or not fields[0].known or st.cwd_unknown:
+        return fields
+    lits = [p for p in word if isinstance(p, Lit)]
+    if not any(ch in p.text for p in lits if not p.quoted for ch in "*?["):
+        return fields
+    if any(ch in p.text for p in lits if p.quoted for ch in "*?["):
+        return fields  # a quoted pattern character beside an unquoted one: not read
+    found = ev.host.pathnames(fields[0].text, st.cwd)
+    if found is None:
+        return [unknown(f"{fields[0].text} (files that may lie outside the repository)")]
+    return [Val(f) for f in found] or fields
 
 
 @register(Loop)

@@ -49,6 +49,9 @@ class Host(Protocol):
     def checked_out_from(self, rel: str) -> str | None:
         """OWNER/REPO when *rel* lies in a directory the job checks out from another repository."""
 
+    def pathnames(self, pattern: str, cwd: str) -> list[str] | None:
+        """The pathname expansion of *pattern* in *cwd* (sorted; [] for no match), None when unknowable."""
+
 
 class ShellEvaluator(Protocol):
     """What a handler may use of the evaluator (``interp.Evaluator`` is one)."""

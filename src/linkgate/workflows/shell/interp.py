@@ -99,7 +99,7 @@ class Evaluator:
         # line). Only the variables cargo, rustc and linkgate read keep such records apart;
         # any other variable that differs between the paths is left out of the merged record.
         key = (cmd.file, cmd.line, cmd.argv, cmd.cwd, cmd.cwd_unknown,
-               tuple(sorted((k, v) for k, v in env.items() if k.startswith(_TOOL_ENV))), via)
+               tuple(sorted((k, v) for k, v in env.items() if k.startswith(_TOOL_ENV))), via, st.passes)
         seen = self._index.get(key)
         if seen is None:
             self._index[key] = len(self.commands)

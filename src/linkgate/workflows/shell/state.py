@@ -89,12 +89,15 @@ class State:
     locals: list[dict[str, Value | None]] = field(default_factory=list)
     # Where the running function was called (file, line): its "$@" was written there.
     args_at: tuple[str, int] | None = None
+    # The pass of each enclosing ``for`` loop over known values, as (file, row, pass): the same
+    # command line run in two passes is two runs, where on two paths of one pass it is one.
+    passes: tuple[tuple[str, int, int], ...] = ()
 
     def copy(self) -> State:
         return State(
             dict(self.vars), set(self.exported), self.cwd, self.cwd_unknown, list(self.stack), self.args,
             self.arg0, dict(self.funcs), self.conds, self.status, self.stop, self.allexport,
-            [dict(d) for d in self.locals], self.args_at,
+            [dict(d) for d in self.locals], self.args_at, self.passes,
         )
 
     def fork(self, condition: str) -> State:
@@ -131,7 +134,7 @@ class State:
         return (
             tuple(sorted(self.vars.items())), frozenset(self.exported), self.cwd, self.cwd_unknown,
             tuple(self.stack), self.args, tuple(sorted((k, id(v[0])) for k, v in self.funcs.items())),
-            self.stop, self.allexport, repr(self.locals),
+            self.stop, self.allexport, repr(self.locals), self.passes,
         )
 
 

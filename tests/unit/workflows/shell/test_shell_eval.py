@@ -297,3 +297,43 @@ def test_one_line_met_on_alternative_paths_is_one_run() -> None:
     assert "OS" not in cmd.env and "A" not in cmd.env
     split = run('if [ "$X" = 1 ]; then export CARGO_TARGET_DIR=/a; fi\ncargo test\n').commands
     assert sorted(c.env.get("CARGO_TARGET_DIR", "") for c in split) == ["", "/a"]
+
+
+def test_each_pass_of_a_for_loop_is_a_run_of_its_own() -> None:
+    # Two passes run the same line twice (two runs); the two paths of an `if` inside one pass
+    # stay one run.
+    script = 'for i in 1 2; do\n  if [ "$X" = 1 ]; then export A=1; fi\n  cargo test\ndone\ncargo build\n'
+    assert [c.argv for c in run(script).commands] == [("cargo", "test"), ("cargo", "test"), ("cargo", "build")]
+
+
+def test_for_expands_pathname_patterns_in_the_repository(tmp_path: Path) -> None:
+    (tmp_path / "fuzz" / "targets").mkdir(parents=True)
+    for name in ("b.rs", "a.rs", ".hidden.rs", "notes.txt"):
+        (tmp_path / "fuzz" / "targets" / name).write_text("")
+    script = ('cd fuzz\nfor f in targets/*.rs; do cargo fuzz run "$(basename "$f" .rs)"; done\n'
+              'for f in "targets/*.rs"; do echo "$f"; cargo check --features "$f"; done\n'
+              'for f in targets/*.none; do cargo build --bin "$f"; done\n')
+    got = [c.argv[2:] for c in run(script, repo=tmp_path).commands]
+    # Sorted, no dot file; a quoted pattern is a word; no match keeps the word, as bash does.
+    assert got == [("run", "a"), ("run", "b"), ("--features", "targets/*.rs"), ("--bin", "targets/*.none")]
+
+
+def test_pathname_patterns_that_reach_outside_the_repository_are_unknown(tmp_path: Path) -> None:
+    inside = tmp_path / "repo"
+    (inside / "d").mkdir(parents=True)
+    (tmp_path / "secret.rs").write_text("")
+    (inside / "d" / "link.rs").symlink_to(tmp_path / "secret.rs")
+    for pattern in ("d/*.rs", "../*.rs", "/usr/lib/*.so"):
+        [c] = run(f"for f in {pattern}; do cargo build --bin $f; done\n", repo=inside).commands
+        assert c.unknown, pattern
+    for name in ("a", "b"):
+        (inside / "e" / name).mkdir(parents=True)
+    [(c1), (c2)] = run("for d in /github/workspace/e/*; do cargo test --manifest-path $d/Cargo.toml; done\n",
+                       repo=inside).commands
+    assert (c1.argv[-1], c2.argv[-1]) == ("/github/workspace/e/a/Cargo.toml", "/github/workspace/e/b/Cargo.toml")
+
+
+def test_basename_removes_a_suffix_as_posix_says() -> None:
+    got = [c.argv[-1] for c in run('cargo run --bin "$(basename src/bin/x.rs .rs)"\n'
+                                   'cargo run --bin "$(basename a/.rs .rs)"\ncargo run --bin "$(basename a/b/)"\n').commands]
+    assert got == ["x", ".rs", "b"]
