@@ -90,6 +90,11 @@ FRONT_ENDS: tuple[FrontEnd, ...] = (
              "[--release] [--target T] [--features/-F X] [--no-default-features] [--all-features] "
              "[--manifest-path P] [-p PKG]; with --cross-compile or --zig the same build goes through "
              "cargo-zigbuild or cargo-xwin; arguments after `--` go to cargo; other subcommands build nothing"),
+    FrontEnd("trunk", "program",
+             "trunk-rs/trunk: `build` and `serve` run `cargo build --target wasm32-unknown-unknown` of the crate "
+             "the page's `<link data-trunk rel=\"rust\">` names (a wasm binary, linked by rust-lld), with its "
+             "data-bin and data-cargo-* attributes; --release, --features, --no-default-features and "
+             "--all-features on the command line win (the page is read in workflows/frontcmd.py)"),
     FrontEnd("cargo-zigbuild", "program",
              "rust-cross/cargo-zigbuild: `cargo-zigbuild build ARGS` is `cargo zigbuild build ARGS`, a `cargo build` "
              "with zig as the linker"),
@@ -196,7 +201,7 @@ CARGO_SUBCOMMANDS = {
     "install", "fix", "hack", "nextest", "llvm-cov", "miri", "tarpaulin", "zigbuild", "auditable",
     "cbuild", "cinstall", "ctest", "fuzz",
 }
-_WASM_TARGET = "wasm32-unknown-unknown"
+WASM_TARGET = "wasm32-unknown-unknown"
 _WASM_VALUE = {"--target", "-t", "--out-dir", "-d", "--out-name", "--scope", "-s", "--mode", "-m", "--profile",
                "--chromedriver", "--geckodriver", "--safaridriver", "--log-level", "--pkg-dir"}
 _CARGO_VALUE = {"--features", "-F", "-p", "--package", "--manifest-path", "--target-dir", "--bin", "--example",
@@ -236,6 +241,8 @@ def runs_cargo(argv: tuple[str, ...] | list[str]) -> bool:
     if name == "maturin":
         words = _maturin_words(argv)
         return bool(words) and words[0] in _MATURIN_BUILDS
+    if name == "trunk":
+        return len(argv) > 1 and argv[1] in ("build", "serve")
     return name in _PROGRAMS
 
 
@@ -256,6 +263,12 @@ def cargo_argv(argv: tuple[str, ...] | list[str]) -> tuple[str, ...]:
         return _ndk(argv)
     if name == "napi" and len(argv) > 1 and argv[1] == "build":
         return _napi_cargo(list(argv[2:]))
+    if name == "trunk" and len(argv) > 1 and argv[1] in ("build", "serve"):
+        # The page it builds was not read (workflows.frontcmd completes the line when it can):
+        # the crate in the working directory, with the command line's own cargo options.
+        keep = [w for w in argv[2:] if w in ("--release", "--all-features", "--no-default-features")
+                or w.startswith("--features=")]
+        return ("cargo", "build", "--target", WASM_TARGET, *keep)
     if name != "wasm-pack" or len(argv) < 2:
         return tuple(argv)
     sub = argv[1]
@@ -287,7 +300,7 @@ def cargo_argv(argv: tuple[str, ...] | list[str]) -> tuple[str, ...]:
             extra.append(word)
     head = ["cargo", "build", "--lib"] if sub == "build" else ["cargo", "test"]
     manifest = ["--manifest-path", f"{path.rstrip('/')}/Cargo.toml"] if path else []
-    return (*head, *(["--release"] if release else []), "--target", _WASM_TARGET, *manifest, *extra)
+    return (*head, *(["--release"] if release else []), "--target", WASM_TARGET, *manifest, *extra)
 
 
 _CARGO_FLAGS = {f: f for f in ("--all-features", "--no-default-features", "--locked", "--frozen", "--offline")}

@@ -12,11 +12,19 @@
   up to the repository root, resolved by ``cargo.subcommand.expand_aliases`` (the
   same resolver as the gate configuration's check).
 - ``cargo xtask`` (as an alias or not): a Rust program that may run cargo; a note.
+- ``trunk build|serve [HTML]`` (trunk-rs/trunk): ``cargo build --target
+  wasm32-unknown-unknown`` of the crate the HTML file's ``<link data-trunk rel="rust">``
+  names (``href``: a Cargo.toml or its directory, else the HTML file's directory), with
+  its ``data-bin``, ``data-cargo-features``, ``data-cargo-no-default-features`` and
+  ``data-cargo-all-features``; the command line's ``--release``, ``--features``,
+  ``--no-default-features`` and ``--all-features`` win. The HTML file is the argument,
+  else ``[build] target`` of Trunk.toml in the working directory, else ``index.html``.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import html.parser
 import posixpath
 import re
 import tomllib
@@ -43,6 +51,8 @@ class Completed:
     # Why, in a few words, for read coverage; and the package directory left unread.
     gap_why: str = ""
     unread_dir: str = ""
+    # False when what the program builds is not known at all: the note, and no record.
+    record: bool = True
 
 
 def _pyproject(repo: Path, directory: str) -> dict[str, Any] | None:
@@ -86,6 +96,8 @@ def complete(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:
         return _maturin(repo, argv, cwd)
     if name in ("cargo", "cross", "xargo") and len(argv) > 1:
         return _cargo(repo, argv, cwd)
+    if name == "trunk" and argv[1:2] in (("build",), ("serve",)):
+        return _trunk(repo, argv, cwd)
     if _PIP.match(name) or name.startswith("python") and argv[1:3] == ("-m", "pip"):
         return _pip(repo, argv, cwd)
     return None
@@ -214,6 +226,103 @@ def _cargo(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:
         return Completed((argv[0], *expanded), cwd, tuple(via), note, "a cargo configuration linkgate did not read")
     return Completed((argv[0], *expanded), cwd, tuple(via), note, "a Rust program linkgate cannot read",
                      _xtask_dir(repo, cwd))
+
+
+class _RustLinks(html.parser.HTMLParser):
+    """The attributes of each ``<link data-trunk rel="rust">`` of a page, with its line.
+    The standard library's parser: an HTML page is not XML, and it takes any page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[int, dict[str, str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k: v or "" for k, v in attrs}
+        if tag == "link" and "data-trunk" in values and values.get("rel") == "rust":
+            self.found.append((self.getpos()[0], values))
+
+    handle_startendtag = handle_starttag
+
+
+_TRUNK_VALUE = {"--dist", "-d", "--public-url", "--config", "--watch", "-w", "--ignore", "-i", "--address", "-a",
+                "--port", "--proxy-backend", "--cargo-profile", "--target-path"}
+
+
+def _trunk(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:
+    if cwd.startswith(("/", "..")) or any("$" in a for a in argv):
+        return None
+    release, page, features, flags = False, None, None, []
+    words = list(argv[2:])
+    i = 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word in ("--release", "-r"):
+            release = True
+        elif word in ("--all-features", "--no-default-features"):
+            flags.append(word)
+        elif word in ("--features", "-F") and i < len(words):
+            features, i = words[i], i + 1
+        elif word.startswith("--features="):
+            features = word.split("=", 1)[1]
+        elif word.split("=", 1)[0] in _TRUNK_VALUE:
+            i += 0 if "=" in word else 1
+        elif not word.startswith("-") and page is None:
+            page = word
+    config = _trunk_config(repo, cwd)
+    build = config.get("build") if isinstance(config.get("build"), dict) else {}
+    assert isinstance(build, dict)
+    if page is None and isinstance(build.get("target"), str):
+        page = build["target"]
+    release = release or build.get("release") is True
+    rel = posixpath.normpath(posixpath.join(cwd, page or "index.html"))
+    if rel.startswith(".."):
+        return None
+    written = " ".join(argv)
+    try:
+        text = repofs.read_text(rel, inside=repo, shown=rel, errors="replace")
+    except (RefusedFile, OSError) as exc:
+        why = exc.reason if isinstance(exc, RefusedFile) else "it is not in the repository"
+        return Completed(argv, cwd, (), (f"file {rel}", f"`{written}` builds the crate {rel} names, and {rel} "
+                                                       f"cannot be read ({why}): what it links is not known"),
+                         "an HTML page linkgate did not read", record=False)
+    parser = _RustLinks()
+    try:
+        parser.feed(text)
+        parser.close()
+    except (AssertionError, ValueError):  # the parser's own refusals of broken markup
+        parser.found = []
+    line, attrs = parser.found[0] if parser.found else (0, {})
+    page_dir = posixpath.dirname(rel)
+    href = attrs.get("href", "")
+    crate = posixpath.normpath(posixpath.join(page_dir, href)) if href else page_dir or "."
+    manifest = crate if crate.endswith(".toml") else posixpath.join(crate, "Cargo.toml")
+    manifest = posixpath.relpath(manifest, cwd or ".")
+    out = ["cargo", "build", "--target", frontends.WASM_TARGET, "--manifest-path", manifest]
+    if release:
+        out.append("--release")
+    if attrs.get("data-bin"):
+        out += ["--bin", attrs["data-bin"]]
+    if features is None and attrs.get("data-cargo-features"):
+        features = attrs["data-cargo-features"]
+    if features:
+        out += ["--features", features]
+    if not flags:
+        flags = [f"--{k}" for k in ("no-default-features", "all-features") if f"data-cargo-{k}" in attrs]
+        flags += [f"--{k}" for k in ("no-default-features", "all-features")
+                  if build.get(k) is True or build.get(k.replace("-", "_")) is True]
+    out += list(dict.fromkeys(flags))
+    where = f"{rel}:{line} <link data-trunk rel=\"rust\">" if line else f"{rel} (no rust link: its directory's crate)"
+    return Completed(tuple(out), cwd, (f"trunk runs `{' '.join(out)}`, from {where}",))
+
+
+def _trunk_config(repo: Path, cwd: str) -> dict[str, Any]:
+    rel = posixpath.join(cwd, "Trunk.toml") if cwd else "Trunk.toml"
+    try:
+        doc = tomllib.loads(repofs.read_text(rel, inside=repo, shown=rel))
+    except (RefusedFile, OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+    return doc
 
 
 def _xtask_dir(repo: Path, cwd: str) -> str:

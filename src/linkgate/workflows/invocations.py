@@ -713,8 +713,11 @@ def _run_step(host: RepoHost, wf: Workflow, step: Step, ctx: ExprContext, cwd: s
 def _collected(host: RepoHost, ev: Evaluator, scan: Scan) -> list[ShellCommand]:
     """The cargo commands an evaluation met; its problems and what it could not read go to *scan*."""
     found: list[ShellCommand] = []
-    for cmd in (c for raw in ev.commands for c in _each_member(host, raw)):
-        cmd = _completed(host, cmd, scan)
+    for each in (c for raw in ev.commands for c in _each_member(host, raw)):
+        completed = _completed(host, each, scan)
+        if completed is None:
+            continue
+        cmd = completed
         argv = " ".join(cmd.argv)
         if run_line(cmd.argv) is not None:
             found.append(cmd)
@@ -932,9 +935,10 @@ def _script_argument(argv: tuple[str, ...]) -> str | None:
     return None
 
 
-def _completed(host: RepoHost, cmd: ShellCommand, scan: Scan) -> ShellCommand:
+def _completed(host: RepoHost, cmd: ShellCommand, scan: Scan) -> ShellCommand | None:
     """*cmd* as its program runs it: maturin's pyproject settings, a pip build of a maturin
-    project, cargo aliases (``workflows.frontcmd``)."""
+    project, cargo aliases, trunk's page (``workflows.frontcmd``); None when what it builds
+    cannot be known (its note is in *scan*)."""
     if cmd.cwd_unknown or not cmd.argv:
         return cmd
     done = frontcmd.complete(host.repo, cmd.argv, cmd.cwd)
@@ -943,6 +947,8 @@ def _completed(host: RepoHost, cmd: ShellCommand, scan: Scan) -> ShellCommand:
     if done.note is not None:
         scan.gap(Gap(cmd.file, cmd.line, " ".join(cmd.argv), done.gap_why or done.note[1],
                      True, _xtask_mentions(host, done), done.unread_dir), done.note[1], cause=done.note[0])
+    if not done.record:
+        return None
     via = (*cmd.via, *(f"{cmd.file}:{cmd.line} {v}" for v in done.via)) if done.via else cmd.via
     return replace(cmd, argv=done.argv, cwd=done.cwd, via=via)
 

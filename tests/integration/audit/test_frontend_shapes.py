@@ -286,3 +286,42 @@ def test_the_human_table_has_one_row_per_package_and_set(tmp_path: Path) -> None
     main(["audit", "--repo", str(repo), "--format", "markdown", "--output", str(out)])
     rows = [line.split(" | ")[0] for line in out.read_text().splitlines() if line.startswith("| `")]
     assert rows == ["| `a: cuda`", "| `app: cuda`", "| `app: default`", "| `b: cuda`", "| `c: x,y`", "| `d: default`"]
+
+
+def test_trunk_builds_the_crate_its_page_names_with_the_pages_features(tmp_path: Path) -> None:
+    from lgtest import PACKAGE, audit_files
+
+    workflow = """on: [push]
+jobs:
+  web:
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo check -p viewer --features webgl --target wasm32-unknown-unknown
+      - run: cargo check -p viewer --features webgpu --target wasm32-unknown-unknown
+      - run: cd www && trunk build --release
+      - run: trunk build www/gpu.html --features webgpu
+      - run: trunk build missing.html
+"""
+    viewer = PACKAGE.replace('"p"', '"viewer"') + '\n[features]\nwebgl = []\nwebgpu = []\n'
+    files = {
+        "Cargo.toml": '[workspace]\nmembers = ["viewer"]\n',
+        "viewer/Cargo.toml": viewer, "viewer/src/main.rs": "fn main() {}\n",
+        "www/index.html": '<html>\n<head>\n<link data-trunk rel="rust" href="../viewer" data-cargo-features="webgl"'
+                          ' data-bin="viewer"/>\n</head>\n</html>\n',
+        "www/gpu.html": '<link data-trunk rel="rust" href="../viewer/Cargo.toml" data-cargo-features="webgl">\n',
+    }
+    doc = audit_files(tmp_path, workflow, files)
+    built = [(i["argv"], i["feature_sets"], i["cwd"], i["links"], i["line"]) for i in doc["invocations"]
+             if i["subcommand"] == "build"]
+    wasm = ["cargo", "build", "--target", "wasm32-unknown-unknown", "--manifest-path"]
+    assert built == [
+        # The page's attributes; the command line's --features wins over data-cargo-features.
+        ([*wasm, "../viewer/Cargo.toml", "--release", "--bin", "viewer", "--features", "webgl"], ["webgl"], "www",
+         True, 8),
+        ([*wasm, "viewer/Cargo.toml", "--features", "webgpu"], ["webgpu"], "", True, 9),
+    ]
+    assert "www/index.html:3 <link data-trunk" in doc["invocations"][2]["via"][0]
+    # Both sets are linked: no never-linked finding. The page that is not there is named.
+    assert [f for f in doc["findings"] if f["rule"] == "never-linked"] == []
+    [note] = [f for f in doc["findings"] if f["rule"] == "unresolved" and f["line"] == 10]
+    assert note["subject"] == "file missing.html" and "what it links is not known" in note["message"]
