@@ -7,7 +7,8 @@ repositories looked at while the audit was built) and the held-out set
 (bench/audit_truth/heldout-first/*.toml, truth written by hand before linkgate
 was first run on them). A held-out miss that leads to a fix moves that
 repository to the training set (its file's `moved_to_training`). The later
-held-out sets heldout/ and heldout-b/ are measured as `data` and `data-b`.
+held-out sets heldout/, heldout-b/, heldout-c/ and heldout-d/ are measured as `data`, `data-b`,
+`data-c` and `data-d`.
 DIR/<owner>+<name> must hold a checkout of each repository at the commit named
 in its truth file's `commit` (bench/audit_truth/CHECKOUTS.md).
 
@@ -94,7 +95,7 @@ def measure(repo: Path, truth: dict[str, Any], show: bool, result: Any = None) -
 
 
 SETS = {"training": "training/*.toml", "heldout": "heldout-first/*.toml", "data": "heldout/*.toml",
-        "data-b": "heldout-b/*.toml", "data-c": "heldout-c/*.toml"}
+        "data-b": "heldout-b/*.toml", "data-c": "heldout-c/*.toml", "data-d": "heldout-d/*.toml"}
 # The directories of truth files (format: heldout/README.md): training/ is the training set
 # (converted from the former ground_truth.py); heldout-first/ is the first held-out set (converted
 # from the former heldout.py; its moved repositories are measured with the training set); heldout/ was measured first on d7a0da3 (its FIRST_RUN.md); heldout-b/ is a later set,
@@ -103,7 +104,8 @@ FIRST_DIR = Path(__file__).resolve().parent / "audit_truth" / "heldout-first"
 TRAINING_DIR = Path(__file__).resolve().parent / "audit_truth" / "training"
 DATA_DIRS = {"data": Path(__file__).resolve().parent / "audit_truth" / "heldout",
              "data-b": Path(__file__).resolve().parent / "audit_truth" / "heldout-b",
-             "data-c": Path(__file__).resolve().parent / "audit_truth" / "heldout-c"}
+             "data-c": Path(__file__).resolve().parent / "audit_truth" / "heldout-c",
+             "data-d": Path(__file__).resolve().parent / "audit_truth" / "heldout-d"}
 
 
 def load_data(path: Path, with_via: bool = True) -> tuple[str, dict[str, Any]]:
@@ -253,9 +255,10 @@ def summary(label: str, totals: list[int]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--checkouts", required=True, type=Path, help="directory of <owner>+<name> checkouts")
-    parser.add_argument("--set", choices=["training", "heldout", "data", "data-b", "data-c", "both"], default="both",
+    parser.add_argument("--set", choices=["training", "heldout", "data", "data-b", "data-c", "data-d", "both"], default="both",
                         help="both = training and heldout (bench/audit_truth/training/, heldout-first/); data, data-b, "
-                             "data-c = the truth files of bench/audit_truth/heldout/, heldout-b/, heldout-c/")
+                             "data-c, data-d = the truth files of bench/audit_truth/heldout/, heldout-b/, heldout-c/, "
+                             "heldout-d/")
     parser.add_argument("--record", type=Path, help="data sets: write each audit's JSON into this directory")
     parser.add_argument("--without-via", action="store_true",
                         help="data: leave out invocations reached through CMake, Docker, action inputs, ... (`via`)")
