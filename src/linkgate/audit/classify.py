@@ -112,6 +112,8 @@ def _exercise(call: CargoCall) -> str | None:
         return "linked"
     if installs_crate(call) or (call.subcommand == "package" and "--no-verify" in call.args):
         return None  # a crates.io tool; a package not built
+    if call.subcommand in ("bundle", "wix") and "--no-build" in call.args:
+        return None  # packs a binary built before
     return EXERCISE.get(call.subcommand)
 
 

@@ -37,6 +37,14 @@ EXERCISE = {
     "docs-rs": "checked",
     # `cargo package` verifies by compiling the packaged copy's lib with the features given.
     "package": "compiled",
+    # cargo-bloat builds the binary (cargo build) to measure it; cargo-bundle and cargo-wix build
+    # the release binary they pack (unless `--no-build`, see audit.classify).
+    "bloat": "linked", "bundle": "linked", "wix": "linked",
+    # cargo-criterion builds and runs the benchmarks; cargo-mutants builds and tests each mutant.
+    "criterion": "tested", "mutants": "tested",
+    # cargo-lambda's `build` is a cargo-zigbuild build; espflash's `flash` and `save-image`
+    # build the firmware image first.
+    "lambda build": "linked", "espflash flash": "linked", "espflash save-image": "linked",
 }
 # `build` of packages with no linkable target compiles rlibs only: no linker runs.
 COMPILED_ONLY = "compiled"

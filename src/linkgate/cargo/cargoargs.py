@@ -92,18 +92,57 @@ def parse(argv: tuple[str, ...] | list[str]) -> CargoCall | None:
     hack = None
     if sub == "hack":
         hack, sub, rest = _hack(rest)
-    elif sub in _RUNS_SUBCOMMAND and rest and not rest[0].startswith("-"):
-        # `cargo minimal-versions check --direct`, `cargo careful test`: the cargo subcommand
-        # they run, with its options (cargo-minimal-versions and cargo-careful pass them on).
+    elif sub in _RUNS_SUBCOMMAND and rest and not rest[0].startswith("-") and \
+            ALIASES.get(rest[0], rest[0]) in (_RUNS_SUBCOMMAND[sub] or (ALIASES.get(rest[0], rest[0]),)):
+        # `cargo minimal-versions check --direct`, `cargo careful test`, `cargo xwin build`: the
+        # cargo subcommand they run, with its options (each passes them on to cargo).
         sub, rest = ALIASES.get(rest[0], rest[0]), rest[1:]
-    elif sub in ("nextest", "llvm-cov", "auditable", "fuzz", "codspeed", "apk") and rest and not rest[0].startswith("-"):
-        if sub in ("nextest", "fuzz", "codspeed", "apk") or rest[0] in ("test", "run", "build", "nextest", "report"):
+    elif sub == "deb" and "--no-build" not in rest:
+        # cargo-deb builds the package's binaries in release (`cargo build --release`, the words
+        # after `--` added), then packs them; its own options are not cargo's.
+        sub, rest = "build", _deb_options(rest)
+    elif sub in ("nextest", "llvm-cov", "auditable", "fuzz", "codspeed", "apk", "lambda",
+                 "espflash") and rest and not rest[0].startswith("-"):
+        if sub in ("nextest", "fuzz", "codspeed", "apk", "lambda", "espflash") or \
+                rest[0] in ("test", "run", "build", "nextest", "report"):
             sub, rest = f"{sub} {rest[0]}", rest[1:]
             sub = PLUGIN_ALIASES.get(sub, sub)
     return _options(program, toolchain, sub, hack, rest, tuple(argv))
 
 
-_RUNS_SUBCOMMAND = ("minimal-versions", "careful")
+# Plugins that run the cargo subcommand after them (None: any), each passing its options on:
+# cargo-minimal-versions, cargo-careful; cargo-xwin (the same commands with the MSVC
+# toolchain's environment); cargo-component (cargo's commands for a wasm component);
+# cargo-insta's `test` (`cargo test`, its snapshots reviewed after).
+_BUILD_COMMANDS = frozenset({"build", "check", "clippy", "test", "run", "rustc", "bench", "doc"})
+_RUNS_SUBCOMMAND: dict[str, frozenset[str] | None] = {
+    "minimal-versions": None, "careful": None, "xwin": _BUILD_COMMANDS, "component": _BUILD_COMMANDS,
+    "insta": frozenset({"test"}),
+}
+# cargo-deb's options that take a value (its own, or cargo's it passes on).
+_DEB_VALUE = {"-o", "--output", "--deb-version", "--deb-revision", "--variant", "--target", "-p", "--package",
+              "--manifest-path", "--profile", "--cargo-build", "--compress-type", "--compress-level", "--maintainer",
+              "--section", "--priority", "--features", "-F", "--multiarch"}
+_DEB_CARGO = {"--target", "-p", "--package", "--manifest-path", "--profile", "--features", "-F"}
+
+
+def _deb_options(rest: list[str]) -> list[str]:
+    out = ["--release"]
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        i += 1
+        if word == "--":
+            out += rest[i:]
+            break
+        name = word.split("=", 1)[0]
+        if name in _DEB_VALUE and "=" not in word and i < len(rest):
+            if name in _DEB_CARGO:
+                out += [word, rest[i]]
+            i += 1
+        elif name in _DEB_CARGO or word in ("--no-default-features", "--all-features"):
+            out.append(word)
+    return out
 
 
 def installs_crate(call: CargoCall) -> bool:

@@ -57,6 +57,7 @@ NOT_LINKING: dict[str, str] = {
     "udeps": "cargo udeps runs cargo check; it never invokes the linker",
     "expand": "cargo expand prints macro-expanded source; it never invokes the linker",
     "semver-checks": "cargo semver-checks compares rustdoc JSON; it never invokes the linker",
+    "generate-rpm": f"cargo generate-rpm packs binaries built before and {_NO_COMPILE}",
     **{
         name: f"cargo {name} inspects dependencies and {_NO_COMPILE}"
         for name in ("deny", "audit", "machete", "outdated")
@@ -65,18 +66,21 @@ NOT_LINKING: dict[str, str] = {
 # External subcommands that take another cargo subcommand as their first argument.
 FORWARDING = frozenset({"hack", "auditable", "careful"})
 BUILTIN = LINKING | {n for n in NOT_LINKING if n not in ("udeps", "expand", "semver-checks", "deny",
-                                                          "audit", "machete", "outdated")}
+                                                          "audit", "machete", "outdated", "generate-rpm")}
 
 
 # External cargo-NAME programs linkgate knows by name (what they compile is in
 # cargo.frontends and audit.model.EXERCISE; the rest compile nothing of the project's).
+# cargo-tauri, cargo-leptos, cargo-dinghy and cargo-pgrx build the project in ways linkgate
+# does not read (the app directory tauri.conf.json names, [package.metadata.leptos], a
+# device's options before the subcommand, the features a Postgres version selects): left out, so each is an `unresolved` note, never a record.
 # A word outside cargo's own commands, its aliases and these is never taken as a
 # subcommand: `{{msrv}}`, `$X`, a quoted fragment, or a plugin linkgate has never met.
 KNOWN_PLUGINS = frozenset({
     "hack", "nextest", "llvm-cov", "miri", "tarpaulin", "zigbuild", "auditable", "careful", "cbuild", "cinstall",
     "ctest", "fuzz", "ndk", "xtask", "make", "udeps", "expand", "semver-checks", "deny", "audit", "machete",
     "outdated", "binstall", "sort", "insta", "component", "about", "bloat", "release", "dist", "msrv", "mutants",
-    "flamegraph", "afl", "kani", "pgrx", "sqlx", "tauri", "leptos", "lambda", "dinghy", "apk", "xwin", "wix",
+    "flamegraph", "afl", "kani", "sqlx", "lambda", "apk", "xwin", "wix", "generate-rpm",
     "deb", "generate", "watch", "sweep", "shear", "vet", "public-api", "minimal-versions", "hakari", "cyclonedx",
     "geiger", "llvm-lines", "show-asm", "asm", "espflash", "set-version", "upgrade", "bump", "readme", "rdme",
     "spellcheck", "all-features", "bundle", "codspeed", "pgo", "criterion", "run-script", "sbom",
