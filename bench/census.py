@@ -98,6 +98,15 @@ def _git(git_dir: Path, *args: str, **kw: Any) -> subprocess.CompletedProcess[by
     return subprocess.run(["git", f"--git-dir={git_dir}", *args], capture_output=True, env=env, **kw)
 
 
+def _default_branch(git_dir: Path) -> str:
+    """The mirror's HEAD branch (the repository's default branch): the checkout is on it, as a
+    clone is, so a workflow's `push: branches: [dev]` reads as the default branch's push."""
+    done = _git(git_dir, "symbolic-ref", "--quiet", "--short", "HEAD")
+    name = done.stdout.decode(errors="replace").strip() if done.returncode == 0 else ""
+    ok = name and not name.startswith("-") and re.fullmatch(r"[A-Za-z0-9._/-]+", name)
+    return name if ok else "main"
+
+
 def _safe(path: str) -> bool:
     parts = path.split("/")
     return not path.startswith("/") and all(p not in ("", ".", "..") and p.lower() != ".git" for p in parts)
@@ -163,7 +172,7 @@ def checkout(git_dir: Path, commit: str, dest: Path) -> dict[str, Any]:
     env = {**os.environ, "GIT_AUTHOR_DATE": FIXED_DATE, "GIT_COMMITTER_DATE": FIXED_DATE,
            "GIT_CONFIG_NOSYSTEM": "1"}
     cfg = ["-c", "user.name=census", "-c", "user.email=census@localhost", "-c", "core.hooksPath=/dev/null",
-           "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"]
+           "-c", "commit.gpgsign=false", "-c", f"init.defaultBranch={_default_branch(git_dir)}"]
     for args in (["init", "-q"], ["add", "-A", "-f"], ["commit", "-q", "--no-verify", "--allow-empty", "-m", commit]):
         done = subprocess.run(["git", *cfg, *args], cwd=dest, capture_output=True, env=env)
         if done.returncode != 0:

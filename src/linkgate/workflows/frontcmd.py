@@ -115,24 +115,17 @@ def _maturin(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed:
     via: list[str] = []
     if manifest is None and isinstance(table.get("manifest-path"), str):
         extra += ["--manifest-path", table["manifest-path"]]
-    theirs: list[str] = []
     has_features = any(w in ("-F", "--features") or w.startswith("--features=") or w.startswith("-F")
                        for w in argv)
     features = table.get("features")
     if not has_features and isinstance(features, list) and all(isinstance(f, str) for f in features) and features:
-        own, theirs = _own_features(repo, directory, manifest, cwd, features)
-        if own:
-            extra += ["--features", ",".join(own)]
+        extra += ["--features", ",".join(features)]
     for key in ("all-features", "no-default-features"):
         if table.get(key) is True and f"--{key}" not in words:
             extra.append(f"--{key}")
     if extra:
         where = posixpath.join(directory, "pyproject.toml") if directory else "pyproject.toml"
         via.append(f"{where} [tool.maturin] adds {' '.join(extra)}")
-    if theirs:
-        where = posixpath.join(directory, "pyproject.toml") if directory else "pyproject.toml"
-        via.append(f"{where} [tool.maturin] features {' '.join(theirs)}: features of dependencies, "
-                   "the wheel's build of them; the package's own set is unchanged")
     if refused is not None:
         rel, why = refused
         return Completed((*argv, *extra), cwd, tuple(via),
@@ -140,27 +133,6 @@ def _maturin(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed:
                                          "build (features, manifest) is unknown"),
                          "a pyproject.toml linkgate did not read")
     return Completed((*argv, *extra), cwd, tuple(via))
-
-
-def _own_features(repo: Path, directory: str, manifest: str | None, cwd: str,
-                  features: list[str]) -> tuple[list[str], list[str]]:
-    """*features* split into those that change the package's feature set and the ``DEP/FEAT``
-    entries that only turn on a feature of a dependency the package always has (DEP is no
-    feature of the package, so no optional dependency): maturin passes both to cargo, but the
-    second kind leaves the package's own set as it was. Every entry is the package's when its
-    manifest cannot be read."""
-    rel = posixpath.normpath(posixpath.join(cwd, manifest)) if manifest else posixpath.join(directory, "Cargo.toml")
-    try:
-        path = repofs.resolve(rel, inside=repo, shown=rel)
-        known = manifests.read(path)
-    except (RefusedFile, OSError, manifests.ManifestError):
-        return list(features), []
-    if known.name is None:
-        return list(features), []
-    names = {*known.features, *known.implicit_features}
-    theirs = [f for f in features if "/" in f and f.split("/", 1)[0].rstrip("?") not in names
-              and not f.startswith("dep:")]
-    return [f for f in features if f not in theirs], theirs
 
 
 def _pip(repo: Path, argv: tuple[str, ...], cwd: str) -> Completed | None:

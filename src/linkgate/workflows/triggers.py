@@ -15,7 +15,7 @@ filter's output for one changed path. Each filter points at its own line: the
 line of its name in the filters text, or of ``paths:`` in ``on:``.
 
 A push limited to ``branches`` that cannot name the default branch (``main``,
-``master``, or the checkout's own branch) does not guard it: it counts as
+``master``, the checkout's own branch or origin's HEAD) does not guard it: it counts as
 ``push-branches``, not as an event a pull request sees.
 """
 
@@ -234,12 +234,19 @@ def _branch_matches(pattern: str, branch: str) -> bool:
 
 
 def _checkout_branch(repo: Path) -> tuple[str, ...]:
-    head = repo / ".git" / "HEAD"
-    try:
-        text = repofs.read_text(head, inside=repo).strip()
-    except OSError:
-        return ()
-    return (text[len("ref: refs/heads/"):],) if text.startswith("ref: refs/heads/") else ()
+    """The checked-out branch and origin's default branch (``refs/remotes/origin/HEAD``, which
+    ``git clone`` writes as a symbolic ref), read from the files git keeps: a repository whose
+    default branch is ``dev`` pushes there."""
+    found: list[str] = []
+    for rel in ("HEAD", "refs/remotes/origin/HEAD"):
+        try:
+            text = repofs.read_text(repo / ".git" / rel, inside=repo).strip()
+        except OSError:
+            continue
+        for prefix in ("ref: refs/heads/", "ref: refs/remotes/origin/"):
+            if text.startswith(prefix) and text[len(prefix):]:
+                found.append(text[len(prefix):])
+    return tuple(dict.fromkeys(found))
 
 
 def _narrow(events: list[str], condition: str) -> list[str]:

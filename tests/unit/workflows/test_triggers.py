@@ -94,6 +94,11 @@ def test_a_push_to_other_branches_does_not_guard_the_default_branch(tmp_path: Pa
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/trunk\n")
     assert events("  push:\n    branches: [trunk]") == ("push",)
+    # So does origin's HEAD, which a clone on a feature branch still knows (a `dev` default branch).
+    assert events("  push:\n    branches: [dev]") == ("push-branches",)
+    (tmp_path / ".git" / "refs" / "remotes" / "origin").mkdir(parents=True)
+    (tmp_path / ".git" / "refs" / "remotes" / "origin" / "HEAD").write_text("ref: refs/remotes/origin/dev\n")
+    assert events("  push:\n    branches: [dev]") == ("push",)
 
 
 def test_several_filters_combine_as_the_condition_writes_them(tmp_path: Path) -> None:
