@@ -114,6 +114,9 @@ def _exercise(call: CargoCall) -> str | None:
         return None  # a crates.io tool; a package not built
     if call.subcommand in ("bundle", "wix") and "--no-build" in call.args:
         return None  # packs a binary built before
+    own = call.args[:call.args.index("--")] if "--" in call.args else call.args
+    if any(w in ("--version", "-V", "--help", "-h") for w in own[1:]):
+        return None  # `cargo wix --version`, `cargo nextest run --help`: prints and builds nothing
     return EXERCISE.get(call.subcommand)
 
 

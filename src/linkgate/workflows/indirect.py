@@ -25,7 +25,7 @@ from pathlib import Path
 
 from linkgate import repofs
 from linkgate.errors import RefusedFile
-from linkgate.workflows import docker, taskfiles, tasks
+from linkgate.workflows import docker, makecond, taskfiles, tasks
 from linkgate.workflows.coverage import Mention
 from linkgate.workflows.shell.state import WORKSPACE, Recipe
 
@@ -65,7 +65,8 @@ class RepoHost:
         self._texts: dict[str, str | None] = {}
         self._refused: dict[str, str] = {}
         self._pending: list[tuple[str, str]] = []
-        self._makefiles: dict[tuple[str, str | None], Makefile | None] = {}
+        self._makefiles: dict[tuple[str, str | None, tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]],
+                              Makefile | None] = {}
         # Every file read since the caller last cleared it: the read coverage of one step.
         self.touched: list[str] = []
         # Images the workflow being read builds from the repository (workflows.docker).
@@ -107,10 +108,13 @@ class RepoHost:
         found, self._pending = list(dict.fromkeys(self._pending)), []
         return found
 
-    def _makefile(self, directory: str, file: str | None) -> Makefile | None:
-        key = (directory, file)
+    def _makefile(self, directory: str, file: str | None, given: Mapping[str, str] | None = None,
+                  env: Mapping[str, str] | None = None) -> Makefile | None:
+        # Conditionals are decided with the command line's variables and the environment,
+        # so each distinct pair is its own parse (a Makefile without conditionals parses the same).
+        key = (directory, file, tuple(sorted((given or {}).items())), tuple(sorted((env or {}).items())))
         if key not in self._makefiles:
-            self._makefiles[key] = load_makefile(self._read, directory, file)
+            self._makefiles[key] = load_makefile(self._read, directory, file, given, env)
         found = self._makefiles[key]
         if found is not None:
             self.touched.append(found.rel)
@@ -212,7 +216,7 @@ class RepoHost:
             elif not word.startswith("-"):
                 goals.append(word)
         directory = "" if directory == "." else directory
-        makefile = self._makefile(directory, file)
+        makefile = self._makefile(directory, file, overrides, env)
         if makefile is None:
             # A Makefile the repository does not hold is written in CI by
             # ./configure, cmake or the like: a C or C++ build, not cargo.
@@ -243,23 +247,33 @@ def _walk(mk: Makefile, goal: str, cwd: str, env: Mapping[str, str], seen: set[t
         out.append(Recipe(mk.rel, line, _expand(text, mk.variables, env, goal, rule.prereqs, problems), cwd, goal))
 
 
-def load_makefile(read: Callable[[str], str | None], directory: str, file: str | None) -> Makefile | None:
+def load_makefile(read: Callable[[str], str | None], directory: str, file: str | None,
+                  given: Mapping[str, str] | None = None, env: Mapping[str, str] | None = None) -> Makefile | None:
     names = (file,) if file else MAKEFILE_NAMES
     for name in names:
         rel = posixpath.normpath(posixpath.join(directory, name))
         text = read(rel)
         if text is not None:
-            return parse_makefile(text, rel)
+            return parse_makefile(text, rel, given, env)
         if rel.startswith(("../", "/")):
             break  # a directory outside the repository: one refusal says it, not three
     return None
 
 
-def parse_makefile(text: str, rel: str) -> Makefile:
+def parse_makefile(text: str, rel: str, given: Mapping[str, str] | None = None,
+                   env: Mapping[str, str] | None = None) -> Makefile:
+    """*text* read as make reads it: conditionals decided from the variables assigned above
+    them, the command line's *given* ones and the known *env* (``workflows.makecond``), every
+    branch read where that cannot decide."""
     variables: dict[str, str] = {"MAKE": "make"}
     rules: dict[str, _Rule] = {}
     default: str | None = None
     current: list[_Rule] = []
+    # The command line's variables win over the Makefile's assignments (`override` aside), and a
+    # `:=` expands with them: `CARGO_OPTS := --target $(TARGET)` under `make TARGET=x`.
+    given = dict(given or {})
+    variables.update(given)
+    cond = makecond.Conditionals(makecond.lookup_in(variables, given, env))
     lines = text.split("\n")
     i = 0
     in_define = False
@@ -273,17 +287,23 @@ def parse_makefile(text: str, rel: str) -> Makefile:
         if in_define:
             in_define = raw.strip() != "endef"
             continue
-        if raw.startswith("\t"):
-            for rule in current:
-                rule.recipe.append((start + 1, raw[1:]))
+        if raw.startswith("\t"):  # a recipe line, even one reading `ifeq` (make's manual)
+            if cond.active:
+                for rule in current:
+                    rule.recipe.append((start + 1, raw[1:]))
             continue
         stripped = raw.split("#", 1)[0].strip()
         if not stripped:
+            continue
+        if cond.line(stripped) or not cond.active:
             continue
         if stripped.startswith("define "):
             in_define = True
             continue
         m = _ASSIGN.match(stripped)
+        if m and m.group(1) in given and not stripped.startswith("override"):
+            current = []
+            continue
         if m:
             name, op, value = m.groups()
             value = value.replace("\\\n", " ")

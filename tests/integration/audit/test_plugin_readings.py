@@ -26,6 +26,7 @@ jobs:
           cargo bloat --release --features x
           cargo bundle --release
           cargo wix --no-build
+          cargo wix --version
           cargo deb -p p --deb-version 1.0 -- --features x
           cargo deb --no-build
           cargo criterion
@@ -52,16 +53,17 @@ def test_plugins_are_read_as_the_cargo_work_they_do(tmp_path: Path) -> None:
         (12, "bloat", "linked", ["x"]),
         (13, "bundle", "linked", ["default"]),
         (14, "wix", None, ["default"]),
+        (15, "wix", None, ["default"]),  # prints its version
         # cargo-deb: a release build; its own options dropped, the words after `--` kept.
-        (15, "build", "linked", ["x"]),
-        (16, "deb", None, ["default"]),
-        (17, "criterion", "tested", ["default"]),
-        (18, "mutants", "tested", ["x"]),
-        (19, "lambda build", "linked", ["default"]),
-        (21, "espflash save-image", "linked", ["default"]),
-        (22, "generate-rpm", None, ["default"]),
+        (16, "build", "linked", ["x"]),
+        (17, "deb", None, ["default"]),
+        (18, "criterion", "tested", ["default"]),
+        (19, "mutants", "tested", ["x"]),
+        (20, "lambda build", "linked", ["default"]),
+        (22, "espflash save-image", "linked", ["default"]),
+        (23, "generate-rpm", None, ["default"]),
     ], got
-    assert [i["profile"] for i in doc["invocations"] if i["line"] == 15] == ["release"]
+    assert [i["profile"] for i in doc["invocations"] if i["line"] == 16] == ["release"]
     unresolved = sorted(f["line"] for f in doc["findings"] if f["rule"] == "unresolved")
     # pgrx, tauri, leptos and dinghy: notes, not records.
-    assert unresolved == [20, 23, 24, 25], doc["findings"]
+    assert unresolved == [21, 24, 25, 26], doc["findings"]

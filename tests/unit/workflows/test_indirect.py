@@ -70,3 +70,45 @@ def test_scripts_are_read_once_and_only_inside_the_repository(tmp_path: Path) ->
     (tmp_path / "ci" / "build.sh").write_text("changed\n")
     assert host.read_script("ci/build.sh") == "cargo build\n"
     assert host.read_script("../x.sh") is None and host.read_script("ci/none.sh") is None
+
+
+CONDITIONAL = """\
+TARGET ?= $(shell rustc -vV | awk '/host/ {print $$2}')
+OPTS := --release --target $(TARGET)
+ifeq ($(TARGET),wasm32-unknown-emscripten)
+OPTS += -Zbuild-std
+else ifeq ($(TARGET), x86_64-unknown-linux-gnu)
+OPTS += --locked
+endif
+ifneq (,$(or $(findstring windows,$(TARGET)),$(findstring darwin,$(TARGET))))
+OPTS += --features static
+else
+OPTS += --features dynamic
+endif
+ifdef CI
+OPTS += --verbose
+endif
+build:
+\tcargo build $(OPTS)
+"""
+
+
+def recipe_lines(tmp_path: Path, argv: tuple[str, ...], env: dict[str, str]) -> list[str]:
+    (tmp_path / "Makefile").write_text(CONDITIONAL)
+    recipes, _ = RepoHost(tmp_path).make_recipes(argv, "", env, set())
+    return [r.text for r in recipes]
+
+
+def test_conditionals_take_the_branch_the_known_values_decide(tmp_path: Path) -> None:
+    # The command line's TARGET wins over `?=` and reaches the `:=` above the tests.
+    assert recipe_lines(tmp_path, ("make", "TARGET=x86_64-pc-windows-msvc"), {"CI": "true"}) == [
+        "cargo build --release --target x86_64-pc-windows-msvc --features static --verbose"]
+    assert recipe_lines(tmp_path, ("make", "TARGET=x86_64-unknown-linux-gnu"), {"CI": ""}) == [
+        "cargo build --release --target x86_64-unknown-linux-gnu --locked --features dynamic"]
+
+
+def test_an_undecidable_test_reads_every_branch(tmp_path: Path) -> None:
+    # TARGET comes from `$(shell ...)` and CI from an environment not known here: both branches,
+    # as make's reading cannot be known (the shell value stays unknown to the script reader).
+    [line] = recipe_lines(tmp_path, ("make",), {})
+    assert "--features static" in line and "--features dynamic" in line and "--verbose" in line
