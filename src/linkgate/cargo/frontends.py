@@ -190,7 +190,12 @@ def _maturin_action(inputs: Inputs) -> list[list[str]]:
 
 
 # Inputs of an action that set the directory its command runs in.
-ACTION_DIRECTORY = {"pyo3/maturin-action": "working-directory"}
+ACTION_DIRECTORY = {"pyo3/maturin-action": "working-directory",
+                    "houseabsolute/actions-rust-cross": "working-directory"}
+# Actions whose command is a bash `run:` with the inputs written into its text (on Linux and
+# macOS runners; PowerShell on Windows): `args: $CARGO_ARGS` is the job's environment variable,
+# split into words (houseabsolute/actions-rust-cross action.yml, its "Build binary (*nix)" step).
+SHELL_ACTIONS = frozenset({"houseabsolute/actions-rust-cross"})
 
 _PROGRAMS = {f.name for f in FRONT_ENDS if f.kind == "program"}
 _ACTIONS = {f.name: f for f in FRONT_ENDS if f.kind == "action"}

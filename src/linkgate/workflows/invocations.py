@@ -399,6 +399,8 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
     if dir_input and isinstance(inputs.get(dir_input), str) and inputs[dir_input].strip():
         action_cwd = _clean_dir(posixpath.join(cwd, inputs[dir_input].strip()))
     for argv in frontends.action_commands(step.uses, inputs):
+        if name in frontends.SHELL_ACTIONS and ctx.runner_os not in (None, "Windows"):
+            argv = _bash_words(argv, step_env)
         action_via: tuple[str, ...] = ()
         step_cwd = action_cwd
         if "${{" not in " ".join(argv):
@@ -433,6 +435,23 @@ def _action_step(host: RepoHost, gates: GateSource, wf: Workflow, step: Step, ct
             via=(*prefix, f"{wf.rel}:{line} uses: {step.uses}", *action_via), conditional=bool(conds),
             conditions=conds))
     return True
+
+
+_ENV_REF = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
+
+
+def _bash_words(argv: list[str], env: Mapping[str, str]) -> list[str]:
+    """*argv* as bash reads it when an action writes the words into a `run:` script: `$NAME` and
+    `${NAME}` of the step's environment substituted, the result split at whitespace. A word whose
+    variables are not all known stays as written (classified as written, with its note)."""
+    out: list[str] = []
+    for word in argv:
+        refs = _ENV_REF.findall(word)
+        if not refs or "${{" in word or not all((a or b) in env for a, b in refs):
+            out.append(word)
+            continue
+        out.extend(_ENV_REF.sub(lambda m: env[m.group(1) or m.group(2)], word).split())
+    return out
 
 
 # The key of a local action's outputs that says they were all computed (never a real output name).

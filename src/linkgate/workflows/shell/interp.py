@@ -19,6 +19,7 @@ literal ``for``, and ``state.MAX_PATHS`` live paths.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from linkgate.workflows.shell.conditions import evaluate_test
@@ -197,6 +198,11 @@ def _text_filter(item: Stmt) -> Callable[[str], str] | None:
 @register(Pipeline, Subshell)
 def _subshells(ev: ShellEvaluator, stmt: Pipeline | Subshell, st: State, frame: Frame) -> list[State]:
     items = stmt.items if isinstance(stmt, Pipeline) else (stmt.body,)
+    teed = _tee_to_runner_file(items) if isinstance(stmt, Pipeline) else None
+    if teed is not None:
+        # `echo K=V | tee -a "$GITHUB_ENV"`: the same as `echo K=V >> "$GITHUB_ENV"` (tee also
+        # prints the line, which changes nothing here).
+        return ev.exec(teed, st, frame)
     if isinstance(stmt, Pipeline) and len(items) > 1 and ev.capture and ev.capture[-1] is not None:
         # `$(echo $features | tr ' ' ',')`: what the first stage writes, rewritten by the others.
         filters = [_text_filter(item) for item in items[1:]]
@@ -222,6 +228,25 @@ def _subshells(ev: ShellEvaluator, stmt: Pipeline | Subshell, st: State, frame: 
         statuses = {s.status for s in ends}
     st.status = statuses.pop() if len(statuses) == 1 else "unknown"
     return [st]
+
+
+def _tee_to_runner_file(items: tuple[Stmt, ...]) -> Command | None:
+    """`echo ... | tee [-a] FILE` with FILE the runner's `$GITHUB_ENV` or `$GITHUB_OUTPUT`, as the
+    echo written to that file; None for any other pipeline."""
+    if len(items) != 2:
+        return None
+    first, tee = items[0], items[1]
+    if not isinstance(first, Command) or not isinstance(tee, Command):
+        return None
+    if first.output is not None or not first.words or first.words[0] != (Lit("echo", False),):
+        return None
+    words = tee.words
+    if not words or words[0] != (Lit("tee", False),) or tee.output is not None:
+        return None
+    files = [w for w in words[1:] if not (len(w) == 1 and isinstance(w[0], Lit) and w[0].text in ("-a", "--append"))]
+    if len(files) != 1:
+        return None
+    return replace(first, output=files[0])
 
 
 @register(FuncDef)

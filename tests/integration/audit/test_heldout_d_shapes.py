@@ -1,0 +1,70 @@
+"""Shapes the first run on heldout-d missed (bench/audit_truth/heldout-d/FIRST_RUN.md): a value
+written to `$GITHUB_ENV` through `tee -a`, an action that writes its `args` into a bash script
+(so `$CARGO_ARGS` is the job's variable), and make conditionals on a command-line variable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lgtest import PACKAGE, audit_files
+
+FEATURES = '[features]\ndefault = ["a"]\na = []\nb = []\nstatic = []\ndynamic = []\n'
+
+WORKFLOW = """\
+on: pull_request
+jobs:
+  t:
+    strategy:
+      matrix:
+        os: [linux, windows]
+        include:
+          - os: linux
+            runner: ubuntu-latest
+            target: aarch64-unknown-linux-gnu
+          - os: windows
+            runner: windows-latest
+            target: x86_64-pc-windows-msvc
+    runs-on: ${{ matrix.runner }}
+    steps:
+      - run: |
+          features="--no-default-features --features b"
+          echo CARGO_ARGS="--locked $features" | tee -a "$GITHUB_ENV"
+        shell: bash
+      - run: cargo build $CARGO_ARGS
+        shell: bash
+      - uses: houseabsolute/actions-rust-cross@v1
+        with:
+          command: build
+          target: ${{ matrix.target }}
+          args: $CARGO_ARGS
+      - run: make build TARGET=${{ matrix.target }}
+        shell: bash
+"""
+
+MAKEFILE = """\
+TARGET ?= $(shell rustc -vV | sed -n 's/host: //p')
+OPTS := --target $(TARGET)
+ifneq (,$(findstring windows,$(TARGET)))
+OPTS += --features static
+else
+OPTS += --features dynamic
+endif
+build:
+\tcargo build $(OPTS)
+"""
+
+
+def test_env_through_tee_an_action_script_and_make_conditionals(tmp_path: Path) -> None:
+    doc = audit_files(tmp_path, WORKFLOW, {"Cargo.toml": PACKAGE + FEATURES, "src/main.rs": "fn main() {}\n",
+                                           "Makefile": MAKEFILE})
+    got = sorted((i["file"], i["line"], i["matrix"]["os"], i["feature_sets"][0]) for i in doc["invocations"])
+    assert got == [
+        (".github/workflows/ci.yml", 20, "linux", "b (no default)"),
+        (".github/workflows/ci.yml", 20, "windows", "b (no default)"),
+        # The action's bash step on Linux reads $CARGO_ARGS; on Windows it is PowerShell's own
+        # variable, not the environment: kept as written there.
+        (".github/workflows/ci.yml", 22, "linux", "b (no default)"),
+        (".github/workflows/ci.yml", 22, "windows", "default"),
+        ("Makefile", 9, "linux", "dynamic"),
+        ("Makefile", 9, "windows", "static"),
+    ], got
