@@ -177,10 +177,46 @@ FRONT_ENDS: tuple[FrontEnd, ...] = (
              "action.yml inputs command (default build), args, target, working-directory: runs `maturin COMMAND "
              "--target TARGET ARGS` in working-directory (in a manylinux container on Linux, same cargo)",
              lambda i: _maturin_action(i)),
+    FrontEnd("taiki-e/upload-rust-binary-action", "action",
+             "main.sh: `cargo build --release --bin B ... [--features F] [--no-default-features] "
+             "[--manifest-path P] --target T` (profile input, default release; build-tool input cross or "
+             "cargo-zigbuild; without one it picks cross for some cross targets, the same build), then "
+             "archives and uploads the binaries", lambda i: _upload_rust_binary(i)),
     FrontEnd("taiki-e/install-action", "action",
              "downloads prebuilt tools (cargo-hack, nextest, cross, wasm-pack, ...) and builds nothing; the "
              "tool's later use in a run: step is the cargo run, read there", _fixed()),
 )
+
+def _input(inputs: Inputs, name: str) -> Any:
+    """An input by its documented name or with underscores (actions accept both spellings)."""
+    return inputs.get(name, inputs.get(name.replace("-", "_")))
+
+
+def _upload_rust_binary(inputs: Inputs) -> list[list[str]]:
+    bins = [b.strip() for b in str(inputs.get("bin") or "").split(",") if b.strip()]
+    if not bins:
+        return []
+    tool = str(_input(inputs, "build-tool") or "cargo").strip()
+    head = {"cross": ["cross", "build"], "cargo-zigbuild": ["cargo", "zigbuild"]}.get(tool, ["cargo", "build"])
+    profile = str(inputs.get("profile") or "release").strip()
+    argv = [*head, *(["--release"] if profile == "release" else ["--profile", profile])]
+    for b in bins:
+        argv += ["--bin", b]
+    features = inputs.get("features")
+    if isinstance(features, str) and features.strip():
+        argv += ["--features", features.strip()]
+    if str(_input(inputs, "no-default-features") or "").strip().lower() == "true":
+        argv.append("--no-default-features")
+    manifest = _input(inputs, "manifest-path")
+    if isinstance(manifest, str) and manifest.strip():
+        argv += ["--manifest-path", manifest.strip()]
+    target = str(inputs.get("target") or "").strip()
+    if target == "universal-apple-darwin":
+        argv += ["--target", "aarch64-apple-darwin", "--target", "x86_64-apple-darwin"]
+    elif target:
+        argv += ["--target", target]
+    return [argv]
+
 
 def _maturin_action(inputs: Inputs) -> list[list[str]]:
     command = str(inputs.get("command") or "build").strip()

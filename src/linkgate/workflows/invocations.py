@@ -291,7 +291,9 @@ def _scan_job(host: RepoHost, gates: GateSource, wf: Workflow, job: Job, combo: 
         elif step.uses:
             _foreign_checkout(step, ctx, host)
             given: dict[str, str] = {}
-            understood = _action_step(host, gates, wf, step, ctx, cwd, step_env, scan, conds, common,
+            # `defaults.run.working-directory` (and a step's `working-directory`) apply to `run:`
+            # steps only: an action starts in the workspace, and its own inputs may move it.
+            understood = _action_step(host, gates, wf, step, ctx, "", step_env, scan, conds, common,
                                       written=given, carried=carried if not conds else {})
             if step.id and not conds and given.pop(_OUTPUTS_KNOWN, None) is not None:
                 outputs[step.id] = given

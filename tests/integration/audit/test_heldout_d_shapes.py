@@ -68,3 +68,43 @@ def test_env_through_tee_an_action_script_and_make_conditionals(tmp_path: Path) 
         ("Makefile", 9, "linux", "dynamic"),
         ("Makefile", 9, "windows", "static"),
     ], got
+
+
+RELEASE = """\
+on: pull_request
+defaults:
+  run:
+    working-directory: ./py
+jobs:
+  t:
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo check --features b
+      - uses: taiki-e/upload-rust-binary-action@v1
+        with:
+          bin: p
+          features: b
+          target: aarch64-unknown-linux-gnu
+      - uses: PyO3/maturin-action@v1
+        with:
+          args: --release
+          working-directory: py
+"""
+
+
+def test_defaults_run_moves_run_steps_only_and_the_upload_action_builds_the_binaries(tmp_path: Path) -> None:
+    doc = audit_files(tmp_path, RELEASE, {
+        "Cargo.toml": '[workspace]\nmembers = ["py"]\n[package]\nname = "p"\nversion = "0.1.0"\n' + FEATURES,
+        "src/main.rs": "fn main() {}\n",
+        "py/Cargo.toml": PACKAGE.replace('"p"', '"pyext"') + '[lib]\ncrate-type = ["cdylib"]\n[features]\npython = []\n',
+        "py/src/lib.rs": "",
+        "py/pyproject.toml": '[build-system]\nbuild-backend = "maturin"\n[tool.maturin]\nfeatures = ["python"]\n',
+    })
+    got = [(i["line"], i["argv"], i["cwd"], i["feature_sets"]) for i in doc["invocations"]]
+    assert got == [
+        (9, ["cargo", "check", "--features", "b"], "py", ["b"]),
+        (10, ["cargo", "build", "--release", "--bin", "p", "--features", "b", "--target", "aarch64-unknown-linux-gnu"],
+         "", ["b"]),
+        # Its working-directory input, not the run default too (which would make py/py).
+        (15, ["maturin", "build", "--release", "--features", "python"], "py", ["python"]),
+    ], got
