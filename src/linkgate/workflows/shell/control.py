@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from linkgate.workflows.shell.dispatch import ShellEvaluator, register
 from linkgate.workflows.shell.state import Frame, State, merge
-from linkgate.workflows.shell.syntax import AndOr, Case, For, If, Lit, Loop, Not, Pipeline, Seq, Stmt, Subshell, \
-    Word, word_text, FuncDef
+from linkgate.workflows.shell.syntax import AndOr, Case, Command, For, If, Lit, Loop, Not, Pipeline, Seq, Stmt, \
+    Subshell, Word, word_text, FuncDef
 from linkgate.workflows.shell.words import Scope, Val, expand_joined, expand_pattern, expand_word, glob_matches, join, \
     unknown
 
@@ -150,11 +150,95 @@ def _pathnames(ev: ShellEvaluator, word: Word, fields: list[Val], st: State) -> 
 
 @register(Loop)
 def loop(ev: ShellEvaluator, stmt: Loop, st: State, frame: Frame) -> list[State]:
-    """``while``/``until``/C-style ``for``: the body may run any number of times."""
+    """``while``/``until``/C-style ``for``: the body may run any number of times; a
+    ``while getopts`` over known arguments runs once per option, as bash parses them."""
+    options = _getopts(ev, stmt, st, frame)
+    if options is not None:
+        return _options_loop(ev, stmt, st, frame, *options)
     states = ev.exec(stmt.cond, st, frame) if stmt.cond.items else [st]
     where = f"{frame.file}:{frame.line(stmt.row)} loop body"
     body = ev.run(stmt.body, [s.fork(where) for s in states if not s.stop], frame)
     return merge(states + _end_loop(body))
+
+
+def _getopts(ev: ShellEvaluator, stmt: Loop, st: State,
+             frame: Frame) -> tuple[str, list[tuple[str, str | None]], int] | None:
+    """(NAME, [(option, OPTARG)], OPTIND after the loop) of `while getopts OPTSTRING NAME [ARGS]`
+    when the option string, the name and the arguments (else "$@") are all known; None otherwise.
+    Bash's rules: options end at `--` or at the first word not starting with `-`; a letter
+    followed by `:` in OPTSTRING takes the rest of the word or the next one; an unknown letter
+    or a missing argument is `?`."""
+    items = stmt.cond.items
+    if len(items) != 1 or not isinstance(items[0], Command) or items[0].assigns:
+        return None
+    scope = ev.scope(st, frame)
+    fields = [f for w in items[0].words for f in expand_word(w, scope)]
+    if len(fields) < 3 or fields[0].text != "getopts" or not all(f.known for f in fields[:3]):
+        return None
+    spec, name = fields[1].text.lstrip(":"), fields[2].text
+    args = fields[3:] if len(fields) > 3 else list(st.args)
+    if not all(a.known for a in args):
+        return None
+    found: list[tuple[str, str | None]] = []
+    i = 0
+    while i < len(args):
+        word = args[i].text
+        if word == "--":
+            i += 1
+            break
+        if not word.startswith("-") or word == "-":
+            break
+        j = 1
+        while j < len(word):
+            letter = word[j]
+            at = spec.find(letter) if letter != ":" else -1
+            if at < 0:
+                found.append(("?", None))
+                j += 1
+                continue
+            if spec[at + 1:at + 2] == ":":
+                if j + 1 < len(word):
+                    found.append((letter, word[j + 1:]))
+                elif i + 1 < len(args):
+                    i += 1
+                    found.append((letter, args[i].text))
+                else:
+                    found.append(("?", None))
+                break
+            found.append((letter, None))
+            j += 1
+        i += 1
+    if len(found) > MAX_LOOP:
+        return None
+    return name, found, i + 1
+
+
+def _options_loop(ev: ShellEvaluator, stmt: Loop, st: State, frame: Frame, name: str,
+                  found: list[tuple[str, str | None]], optind: int) -> list[State]:
+    active = [st]
+    done: list[State] = []
+    outer = st.passes
+    for n, (letter, optarg) in enumerate(found):
+        for s in active:
+            s.set(name, Val(letter))
+            if optarg is None:
+                s.vars.pop("OPTARG", None)
+            else:
+                s.set("OPTARG", Val(optarg))
+            s.set("OPTIND", Val(str(optind)))
+            s.passes = outer + ((frame.file, stmt.row, n),)
+        ended = ev.run(stmt.body, active, frame)
+        active = [s for s in ended if not s.stop or s.stop == "continue"]
+        done += [s for s in ended if s.stop and s.stop != "continue"]
+        for s in active:
+            s.stop = None
+        if not active:
+            break
+    for s in active + done:
+        s.passes = outer
+        s.set("OPTIND", Val(str(optind)))
+        s.status = "true"
+    return merge(_end_loop(active + done))
 
 
 def _case_match(patterns: Sequence[Word], value: Val, scope: Scope) -> bool | None:

@@ -99,7 +99,10 @@ class Evaluator:
         # script run (an `if` on $OSTYPE exporting different variables, then the same cargo
         # line). Only the variables cargo, rustc and linkgate read keep such records apart;
         # any other variable that differs between the paths is left out of the merged record.
-        key = (cmd.file, cmd.line, cmd.argv, cmd.cwd, cmd.cwd_unknown,
+        # cross is a drop-in for cargo: `"$CARGO" "$@"` that is cargo on one path and cross on the
+        # other (a wrapper choosing by a host triple it computes) is still one run of that line.
+        program = "cargo|cross" if cmd.argv and cmd.argv[0].rsplit("/", 1)[-1] in ("cargo", "cross") else ""
+        key = (cmd.file, cmd.line, (program, *cmd.argv[1:]) if program else cmd.argv, cmd.cwd, cmd.cwd_unknown,
                tuple(sorted((k, v) for k, v in env.items() if k.startswith(_TOOL_ENV))), via, st.passes)
         seen = self._index.get(key)
         if seen is None:

@@ -337,3 +337,21 @@ def test_basename_removes_a_suffix_as_posix_says() -> None:
     got = [c.argv[-1] for c in run('cargo run --bin "$(basename src/bin/x.rs .rs)"\n'
                                    'cargo run --bin "$(basename a/.rs .rs)"\ncargo run --bin "$(basename a/b/)"\n').commands]
     assert got == ["x", ".rs", "b"]
+
+
+def test_while_getopts_runs_once_per_option_of_known_arguments() -> None:
+    script = ('features=""\nrel=""\nwhile getopts f:rx OPT; do\n  case $OPT in\n    f) features=${OPTARG} ;;\n'
+              '    r) rel=--release ;;\n    \\?) exit 1 ;;\n  esac\ndone\nshift $((OPTIND - 1))\n'
+              'cargo build $rel --features "$features" "$@"\n')
+    [c] = run(script, args=("-r", "-f", "a b", "--", "--locked")).commands
+    assert c.argv == ("cargo", "build", "--release", "--features", "a b", "--locked")
+    [c] = run(script, args=("-fc",)).commands
+    assert c.argv == ("cargo", "build", "--features", "c")
+    # An unknown option takes the `\\?` branch: the script exits, nothing runs.
+    assert run(script, args=("-z",)).commands == []
+
+
+def test_cargo_or_cross_chosen_on_an_undecided_path_is_one_run() -> None:
+    script = 'if [ "$T" = "$(rustc -vV)" ]; then C=cargo; else C=cross; fi\n"$C" build --release\n'
+    [c] = run(script).commands
+    assert c.argv[1:] == ("build", "--release") and c.argv[0] in ("cargo", "cross")
