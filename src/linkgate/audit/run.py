@@ -11,9 +11,12 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from linkgate import repofs
 from linkgate.audit import findings, rank
 from linkgate.audit.classify import TriggerCache, classify
 from linkgate.audit.model import AuditResult
+from linkgate.errors import RefusedFile
+from linkgate.workflows import coverage
 from linkgate.workflows.gates import GateSource
 from linkgate.workflows.coverage import CoverageLog, StepCoverage
 from linkgate.workflows.invocations import Library, scan_workflow
@@ -56,6 +59,7 @@ def run_audit(repo: Path) -> AuditResult:
         for key, reached in scan.chains.items():
             chains.setdefault(key, {}).update(reached)
     _coverage(repo, library, log.steps.values(), chains, triggers, result)
+    _other_ci(repo, result)
     found = findings.rules(repo, result)
     filtered = [c for c in result.classified if c.links and c.trigger.filters]
     if filtered:
@@ -89,6 +93,25 @@ def _coverage(repo: Path, library: Library, steps: Iterable[StepCoverage],
         for gap in item.gaps:
             if gap.cargo:
                 result.cargo_gaps.append((gap, visible))
+
+
+def _other_ci(repo: Path, result: AuditResult) -> None:
+    """Another CI system's configuration that runs cargo: a note, and a gap that may link any set
+    on a pull request (those systems build pull requests too), so an absence is not a fact."""
+
+    def read(rel: str) -> str | None:
+        try:
+            return repofs.read_text(rel, inside=repo, shown=rel, errors="replace")
+        except (RefusedFile, OSError):
+            return None
+
+    for gap in coverage.other_ci(read):
+        result.cargo_gaps.append((gap, True))
+        message = (f"{gap.file} is {gap.what} that runs cargo ({gap.file}:{gap.line}); linkgate reads GitHub's "
+                   "workflows only, so what its jobs link is not audited")
+        problem = (gap.file, gap.line, message)
+        result.problems.append(problem)
+        result.causes[problem] = f"file {gap.file}"
 
 
 def _direct(wf: Workflow, library: Library) -> Workflow:

@@ -97,13 +97,15 @@ def parse(argv: tuple[str, ...] | list[str]) -> CargoCall | None:
         # `cargo minimal-versions check --direct`, `cargo careful test`, `cargo xwin build`: the
         # cargo subcommand they run, with its options (each passes them on to cargo).
         sub, rest = ALIASES.get(rest[0], rest[0]), rest[1:]
+    elif sub == "careful" and rest[:1] == ["setup"]:
+        sub, rest = "careful setup", rest[1:]  # builds the sanitised standard library, nothing of yours
     elif sub == "deb" and "--no-build" not in rest:
         # cargo-deb builds the package's binaries in release (`cargo build --release`, the words
         # after `--` added), then packs them; its own options are not cargo's.
         sub, rest = "build", _deb_options(rest)
     elif sub in ("nextest", "llvm-cov", "auditable", "fuzz", "codspeed", "apk", "lambda",
-                 "espflash") and rest and not rest[0].startswith("-"):
-        if sub in ("nextest", "fuzz", "codspeed", "apk", "lambda", "espflash") or \
+                 "espflash", "cache") and rest and not rest[0].startswith("-"):
+        if sub in ("nextest", "fuzz", "codspeed", "apk", "lambda", "espflash", "cache") or \
                 rest[0] in ("test", "run", "build", "nextest", "report"):
             sub, rest = f"{sub} {rest[0]}", rest[1:]
             sub = PLUGIN_ALIASES.get(sub, sub)
@@ -116,7 +118,7 @@ def parse(argv: tuple[str, ...] | list[str]) -> CargoCall | None:
 # cargo-insta's `test` (`cargo test`, its snapshots reviewed after).
 _BUILD_COMMANDS = frozenset({"build", "check", "clippy", "test", "run", "rustc", "bench", "doc"})
 _RUNS_SUBCOMMAND: dict[str, frozenset[str] | None] = {
-    "minimal-versions": None, "careful": None, "xwin": _BUILD_COMMANDS, "component": _BUILD_COMMANDS,
+    "minimal-versions": None, "careful": _BUILD_COMMANDS | {"miri"}, "xwin": _BUILD_COMMANDS, "component": _BUILD_COMMANDS,
     "insta": frozenset({"test"}),
 }
 # cargo-deb's options that take a value (its own, or cargo's it passes on).

@@ -58,6 +58,7 @@ NOT_LINKING: dict[str, str] = {
     "expand": "cargo expand prints macro-expanded source; it never invokes the linker",
     "semver-checks": "cargo semver-checks compares rustdoc JSON; it never invokes the linker",
     "generate-rpm": f"cargo generate-rpm packs binaries built before and {_NO_COMPILE}",
+    "cache": f"cargo cache (cargo-cache) cleans or reports ~/.cargo and {_NO_COMPILE}",
     **{
         name: f"cargo {name} inspects dependencies and {_NO_COMPILE}"
         for name in ("deny", "audit", "machete", "outdated")
@@ -66,7 +67,7 @@ NOT_LINKING: dict[str, str] = {
 # External subcommands that take another cargo subcommand as their first argument.
 FORWARDING = frozenset({"hack", "auditable", "careful"})
 BUILTIN = LINKING | {n for n in NOT_LINKING if n not in ("udeps", "expand", "semver-checks", "deny",
-                                                          "audit", "machete", "outdated", "generate-rpm")}
+                                                          "audit", "machete", "outdated", "generate-rpm", "cache")}
 
 
 # External cargo-NAME programs linkgate knows by name (what they compile is in
@@ -80,7 +81,7 @@ KNOWN_PLUGINS = frozenset({
     "hack", "nextest", "llvm-cov", "miri", "tarpaulin", "zigbuild", "auditable", "careful", "cbuild", "cinstall",
     "ctest", "fuzz", "ndk", "xtask", "make", "udeps", "expand", "semver-checks", "deny", "audit", "machete",
     "outdated", "binstall", "sort", "insta", "component", "about", "bloat", "release", "dist", "msrv", "mutants",
-    "flamegraph", "afl", "kani", "sqlx", "lambda", "apk", "xwin", "wix", "generate-rpm",
+    "flamegraph", "afl", "kani", "sqlx", "lambda", "apk", "xwin", "wix", "generate-rpm", "cache",
     "deb", "generate", "watch", "sweep", "shear", "vet", "public-api", "minimal-versions", "hakari", "cyclonedx",
     "geiger", "llvm-lines", "show-asm", "asm", "espflash", "set-version", "upgrade", "bump", "readme", "rdme",
     "spellcheck", "all-features", "bundle", "codspeed", "pgo", "criterion", "run-script", "sbom",

@@ -109,6 +109,30 @@ class CoverageLog:
                                        gaps, followed)
 
 
+# Other CI systems' configuration files (the repository-relative paths each one reads).
+OTHER_CI = (
+    (".cirrus.yml", "Cirrus CI"), (".cirrus.star", "Cirrus CI"), (".gitlab-ci.yml", "GitLab CI"),
+    (".travis.yml", "Travis CI"), ("appveyor.yml", "AppVeyor"), (".appveyor.yml", "AppVeyor"),
+    ("azure-pipelines.yml", "Azure Pipelines"), (".azure-pipelines.yml", "Azure Pipelines"),
+    (".circleci/config.yml", "CircleCI"), ("Jenkinsfile", "Jenkins"), (".drone.yml", "Drone"),
+    (".buildkite/pipeline.yml", "Buildkite"), ("bitbucket-pipelines.yml", "Bitbucket Pipelines"),
+    (".woodpecker.yml", "Woodpecker"), ("buildspec.yml", "AWS CodeBuild"),
+)
+
+
+def other_ci(read: Callable[[str], str | None]) -> list[Gap]:
+    """A gap for each other CI system's configuration that writes a program that runs cargo:
+    linkgate reads GitHub's workflows only, so what those jobs link is not known, and a finding
+    resting on an absence cannot be stated as fact while one of them could link the set."""
+    out: list[Gap] = []
+    for rel, system in OTHER_CI:
+        found = mentions(rel, read(rel))
+        if found:
+            out.append(Gap(rel, found[0].line, f"a {system} configuration",
+                           "another CI system's jobs, which linkgate does not read", True, found, rel))
+    return out
+
+
 def status_of(gaps: Iterable[Gap], understood: bool) -> str:
     """``read`` with no gap; ``partly read`` when something else was understood; else ``unread``."""
     return "read" if not list(gaps) else ("partly read" if understood else "unread")

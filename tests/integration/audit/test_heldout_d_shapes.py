@@ -108,3 +108,22 @@ def test_defaults_run_moves_run_steps_only_and_the_upload_action_builds_the_bina
         # Its working-directory input, not the run default too (which would make py/py).
         (15, ["maturin", "build", "--release", "--features", "python"], "py", ["python"]),
     ], got
+
+
+def test_another_ci_system_that_runs_cargo_makes_an_absence_a_warning(tmp_path: Path) -> None:
+    workflow = "on: pull_request\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cargo check\n"
+    files = {"Cargo.toml": PACKAGE, "src/main.rs": "fn main() {}\n",
+             ".cirrus.yml": "freebsd_task:\n  freebsd_instance:\n    image_family: freebsd-14-0\n"
+                            "  test_script:\n    - cargo test\n"}
+    doc = audit_files(tmp_path, workflow, files)
+    [never] = [f for f in doc["findings"] if f["rule"] == "never-linked"]
+    assert never["level"] == "warning"
+    assert never["unless"] == [".cirrus.yml:5 (a Cirrus CI configuration, another CI system's jobs, which linkgate "
+                               "does not read)"]
+    [note] = [f for f in doc["findings"] if f["rule"] == "unresolved"]
+    assert (note["file"], note["line"], note["subject"]) == (".cirrus.yml", 5, "file .cirrus.yml")
+    # Without it, the same absence is a fact.
+    (tmp_path / "again").mkdir()
+    del files[".cirrus.yml"]
+    [never] = [f for f in audit_files(tmp_path / "again", workflow, files)["findings"] if f["rule"] == "never-linked"]
+    assert never["level"] == "error"
