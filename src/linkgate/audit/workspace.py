@@ -63,7 +63,7 @@ class Loader:
         try:
             meta = self._metadata_no_deps(directory, key, cargo_args) if mode == "no-deps" else None
             if meta is not None:
-                return cargo_graph.from_no_deps(meta, cargo_args)
+                return cargo_graph.from_no_deps(meta, cargo_args, directory)
             return _from_manifests(self.repo, directory, cargo_args)
         except manifests.ManifestError as exc:
             why = str(exc).replace(f"{self.repo}/", "")

@@ -16,6 +16,7 @@ Registry packages' build scripts are then not covered.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,7 +84,7 @@ def load(cwd: Path, cargo_args: Sequence[str] = ()) -> Graph:
     except CommandFailed as exc:
         # Only a resolution failure falls back; a broken manifest fails --no-deps too and is shown.
         no_deps = no_deps_metadata(cwd, cargo_args)
-        graph = from_no_deps(no_deps, cargo_args)
+        graph = from_no_deps(no_deps, cargo_args, cwd)
         why = first_error(exc.stderr)
         note = (f"cargo metadata in {cwd} could not resolve dependencies offline ({why}); "
                 "read the workspace members and their path dependencies only (--no-deps): "
@@ -100,7 +101,9 @@ def load(cwd: Path, cargo_args: Sequence[str] = ()) -> Graph:
     elif "--workspace" in cargo_args or "--all" in cargo_args:
         roots = list(members)
     else:
-        roots = list(meta.get("workspace_default_members") or members)
+        own = _own_manifest_dir(cwd, cargo_args, Path(meta["workspace_root"]))
+        mine = [i for i, p in packages.items() if own is not None and _same(p.manifest_dir, own)]
+        roots = mine or list(meta.get("workspace_default_members") or members)
     deps: dict[str, list[str]] = {
         n["id"]: [d["pkg"] for d in n.get("deps") or []] for n in (meta.get("resolve") or {}).get("nodes") or []
     }
@@ -125,7 +128,7 @@ def no_deps_metadata(cwd: Path, cargo_args: Sequence[str]) -> dict[str, Any]:
     return loaded
 
 
-def from_no_deps(meta: dict[str, Any], cargo_args: Sequence[str]) -> Graph:
+def from_no_deps(meta: dict[str, Any], cargo_args: Sequence[str], cwd: Path | None = None) -> Graph:
     """Members from ``--no-deps``; the packages built reached through path dependencies."""
     from linkgate.cargo import manifests
 
@@ -137,9 +140,31 @@ def from_no_deps(meta: dict[str, Any], cargo_args: Sequence[str]) -> Graph:
     elif "--workspace" in cargo_args or "--all" in cargo_args:
         roots = [by_id[i] for i in members if i in by_id]
     else:
-        roots = [by_id[i] for i in meta.get("workspace_default_members") or members if i in by_id]
+        own = _own_manifest_dir(cwd, cargo_args, Path(meta["workspace_root"]))
+        mine = [m for m in by_id.values() if own is not None and _same(m.parent, own)]
+        roots = mine or [by_id[i] for i in meta.get("workspace_default_members") or members if i in by_id]
     return walk(Path(meta["workspace_root"]), [by_id[i] for i in members if i in by_id], roots,
                 Requested.of(cargo_args))
+
+
+def _own_manifest_dir(cwd: Path | None, cargo_args: Sequence[str], workspace_root: Path) -> Path | None:
+    """The directory of the manifest the command line names (`--manifest-path`) when it is not the
+    workspace root's: cargo then selects that package alone, not the workspace's default members
+    (cargo build's "Package Selection"). None when the root's manifest, or none, is named."""
+    named = _flag_values(cargo_args, {"--manifest-path"})
+    if not named:
+        return None
+    path = Path(named[0])
+    if not path.is_absolute():
+        if cwd is None:
+            return None
+        path = cwd / path
+    own = Path(os.path.normpath(path)).parent
+    return None if _same(own, workspace_root) else own
+
+
+def _same(a: Path, b: Path) -> bool:
+    return os.path.normpath(a) == os.path.normpath(b)
 
 
 @dataclass(frozen=True)
