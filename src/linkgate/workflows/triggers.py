@@ -35,6 +35,10 @@ from linkgate.workflows.model import CallSite, Job, Step, Workflow
 # workflow_call is counted too: a reusable workflow no local job calls may be called on any event
 # (one a local job calls takes its caller's events: trigger_for).
 PR_VISIBLE = {"pull_request", "pull_request_target", "merge_group", "push", "workflow_call"}
+# A condition that holds on a tag push only: `startsWith(github.ref, 'refs/tags/...')` (a
+# plain branch of an `||`), `github.ref_type == 'tag'`.
+_TAG_REF = re.compile(r"^\s*\(?\s*(?:startsWith\(\s*github\.ref\s*,\s*'refs/tags/[^']*'\s*\)"
+                      r"|github\.ref_type\s*==\s*'tag')\s*\)?\s*$")
 _EVENT_EQ = re.compile(r"github\.event_name\s*(==|!=)\s*'([\w-]+)'")
 # `outputs.name`, or index syntax `outputs['my.gate']` for a name that is no identifier.
 _NEEDS_OUTPUT = re.compile(r"needs\.([\w-]+)\.outputs(?:\.([\w-]+)|\['((?:[^']|'')*)'\])")
@@ -170,7 +174,9 @@ def trigger_for(repo: Path, wf: Workflow, job: Job, step: Step | None, callers: 
     for cfg in top.on.values():
         if isinstance(cfg, dict) and isinstance(cfg.get("paths"), list):
             native.extend(str(p) for p in cfg["paths"])
-    on_filters = _on_filters(top)
+    # GitHub does not evaluate paths filters for a tag push, a dispatch or a schedule: a job
+    # narrowed to such events is not gated by the workflow's `on.*.paths`.
+    on_filters = _on_filters(top) if any(e in ("push", *_PR_EVENTS) for e in events) else ()
     filters = tuple(found) + on_filters
     # The job's own filter names it best; the trigger's paths only when it has none.
     first = (found or list(on_filters))[0] if found or on_filters else None
@@ -256,9 +262,14 @@ def _narrow(events: list[str], condition: str) -> list[str]:
     not restrict (``other`` may hold on any event); ``!=`` counts only
     without ``||``."""
     branches = condition.split("||")
-    if all(any(op == "==" for op, _ in _EVENT_EQ.findall(b)) for b in branches):
+    tag_only = [bool(_TAG_REF.search(b)) and not _EVENT_EQ.search(b) for b in branches]
+    if all(t or any(op == "==" for op, _ in _EVENT_EQ.findall(b)) for t, b in zip(tag_only, branches)):
         wanted = {name for op, name in _EVENT_EQ.findall(condition) if op == "=="}
-        return [e for e in events if e in wanted or (e in ("push-tags", "push-branches") and "push" in wanted)]
+        if any(tag_only):
+            wanted.add("push-tags")  # `startsWith(github.ref, 'refs/tags/')`: a tag push only
+        return [("push-tags" if e == "push" and "push" not in wanted else e) for e in events
+                if e in wanted or (e in ("push-tags", "push-branches") and "push" in wanted)
+                or (e == "push" and "push-tags" in wanted)]
     if len(branches) == 1:
         unwanted = {name for op, name in _EVENT_EQ.findall(condition) if op == "!="}
         return [e for e in events if e not in unwanted]

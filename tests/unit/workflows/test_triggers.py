@@ -183,3 +183,29 @@ jobs:
     assert index.runs_when_only("native/x.c") is True and index.runs_when_only("src/lib.rs") is False
     dotted = trigger_for(tmp_path, wf, jobs["dotted"], jobs["dotted"].steps[0])
     assert dotted.paths_filter is None
+
+
+def test_a_job_only_for_tags_or_dispatch_is_not_gated_by_the_push_paths(tmp_path: Path) -> None:
+    text = """on:
+  push:
+    branches: [main]
+    tags: ['v*']
+    paths: ['.github/**']
+  workflow_dispatch:
+jobs:
+  nightly:
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo build
+  release:
+    if: github.event_name == 'workflow_dispatch' || startsWith(github.ref, 'refs/tags/v')
+    runs-on: ubuntu-latest
+    steps:
+      - run: cargo build
+"""
+    wf = parse_workflow(tmp_path / "w.yml", "w.yml", load_text(text))
+    nightly, release = (trigger_for(tmp_path, wf, j, j.steps[0]) for j in wf.jobs)
+    assert nightly.events == ("push", "workflow_dispatch") and nightly.filters
+    # GitHub evaluates no paths filter for a tag push or a dispatch: nothing gates this job.
+    assert release.events == ("push-tags", "workflow_dispatch") and release.filters == ()
+    assert not release.pr_visible
