@@ -7,6 +7,7 @@ to the command they run. Commands that run other code are in ``calls``.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 
 from linkgate.workflows.shell import calls
@@ -84,6 +85,24 @@ def _is_positional(word: Word) -> bool:
         and (word[0].name in ("@", "*") or word[0].name.isdigit() and word[0].name != "0")
 
 
+_PWSH = {"powershell", "powershell.exe", "pwsh", "pwsh.exe"}
+# Text PowerShell reads as it is (words and their quotes): no variable, block, pipe, call
+# operator or sub-expression, which PowerShell and bash read differently.
+_PLAIN = re.compile(r"""^[\w\s.,:=+/@'"-]*$""")
+
+
+def _powershell_command(name: str, args: list[Val]) -> str | None:
+    """The command line of `powershell -Command TEXT` (or pwsh, `-c`) when TEXT is known and plain."""
+    if posixpath.basename(name).lower() not in _PWSH:
+        return None
+    words = [a.text for a in args]
+    at = next((i for i, w in enumerate(words) if w.lower() in ("-command", "-c")), None)
+    if at is None or at + 2 != len(args) or not args[at + 1].known or not all(a.known for a in args[:at]):
+        return None
+    text = args[at + 1].text
+    return text if text.strip() and _PLAIN.match(text) else None
+
+
 def _github_file(output: Word, st: State) -> str | None:
     """`GITHUB_ENV` or `GITHUB_OUTPUT` when the redirection writes the runner's file of that name."""
     if len(output) == 1 and isinstance(output[0], Param) and output[0].name in ("GITHUB_ENV", "GITHUB_OUTPUT") \
@@ -117,6 +136,14 @@ def dispatch(ev: ShellEvaluator, fields: list[Val], rows: list[int], prefix: dic
         return builtin
     if name in _SHELLS:
         return calls.run_shell(ev, fields, st, frame, line, heredoc, prefix)
+    plain = _powershell_command(name, args)
+    if plain is not None:
+        # `powershell.exe -command "cargo test --locked"` from bash: the text, already expanded by
+        # bash, is one plain command line, which PowerShell runs as a shell would.
+        child = ev.new_shell(calls.child_env(st, prefix), st.cwd, st.cwd_unknown, st.conds)
+        ev.run_text(plain, Frame(frame.file, line, frame.via, frame.suffix, frame.depth + 1), child)
+        st.status = "assumed"
+        return [st]
     if posixpath.basename(name) in ("make", "gmake"):
         return calls.run_make(ev, fields, st, frame, line, prefix)
     tasks = calls.run_tasks(ev, fields, st, frame, line, prefix)

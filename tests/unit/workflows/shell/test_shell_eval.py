@@ -355,3 +355,12 @@ def test_cargo_or_cross_chosen_on_an_undecided_path_is_one_run() -> None:
     script = 'if [ "$T" = "$(rustc -vV)" ]; then C=cargo; else C=cross; fi\n"$C" build --release\n'
     [c] = run(script).commands
     assert c.argv[1:] == ("build", "--release") and c.argv[0] in ("cargo", "cross")
+
+
+def test_powershell_command_of_a_plain_line_runs_it() -> None:
+    script = ('B=cargo\npowershell.exe -command "$B test --locked --target=x86_64-pc-windows-msvc"\n'
+              'pwsh -c "cargo build; Write-Host $env:X"\n')
+    got = [c.argv for c in run(script).commands]
+    # The second line is PowerShell syntax (`;`, `$env:`): not read as a command line here.
+    assert got[0] == ("cargo", "test", "--locked", "--target=x86_64-pc-windows-msvc")
+    assert all(a[0] != "cargo" or a[1] != "build" for a in got[1:])
