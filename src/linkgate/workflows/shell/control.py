@@ -7,7 +7,8 @@ not for ``||``, ``if`` or ``case``, whose other branches stay alternatives.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from linkgate.workflows.shell.dispatch import ShellEvaluator, register
 from linkgate.workflows.shell.state import Frame, State, merge
@@ -104,20 +105,12 @@ def for_(ev: ShellEvaluator, stmt: For, st: State, frame: Frame) -> list[State]:
         fields = [f for w in stmt.values for f in _pathnames(ev, w, expand_word(w, scope), st)]
     known = [f for f in fields if f.known]
     rest = [f for f in fields if not f.known] + known[MAX_LOOP:]
-    active = [st]
-    done: list[State] = []
     outer = st.passes
-    for n, value in enumerate(known[:MAX_LOOP]):
-        for s in active:
-            s.set(stmt.var, value)
-            s.passes = outer + ((frame.file, stmt.row, n),)
-        ended = ev.run(stmt.body, active, frame)
-        active = [s for s in ended if not s.stop or s.stop == "continue"]
-        done += [s for s in ended if s.stop and s.stop != "continue"]
-        for s in active:
-            s.stop = None
-        if not active:
-            break
+
+    def bind(s: State, value: Val) -> None:
+        s.set(stmt.var, value)
+
+    active, done = _passes(ev, stmt.body, stmt.row, st, frame, known[:MAX_LOOP], bind)
     if rest and active:
         where = f"{frame.file}:{frame.line(stmt.row)} for {stmt.var} over values not known"
         extra = [s.fork(where) for s in active]
@@ -159,6 +152,30 @@ def loop(ev: ShellEvaluator, stmt: Loop, st: State, frame: Frame) -> list[State]
     where = f"{frame.file}:{frame.line(stmt.row)} loop body"
     body = ev.run(stmt.body, [s.fork(where) for s in states if not s.stop], frame)
     return merge(states + _end_loop(body))
+
+
+T = TypeVar("T")
+
+
+def _passes(ev: ShellEvaluator, body: Seq, row: int, st: State, frame: Frame, values: Sequence[T],
+            bind: Callable[[State, T], None]) -> tuple[list[State], list[State]]:
+    """Run *body* once per value, each pass bound by *bind* and marked as its own pass: the
+    states still running after the last pass, and those that left the loop (break, exit, return)."""
+    active = [st]
+    done: list[State] = []
+    outer = st.passes
+    for n, value in enumerate(values):
+        for s in active:
+            bind(s, value)
+            s.passes = outer + ((frame.file, row, n),)
+        ended = ev.run(body, active, frame)
+        active = [s for s in ended if not s.stop or s.stop == "continue"]
+        done += [s for s in ended if s.stop and s.stop != "continue"]
+        for s in active:
+            s.stop = None
+        if not active:
+            break
+    return active, done
 
 
 def _getopts(ev: ShellEvaluator, stmt: Loop, st: State,
@@ -215,25 +232,18 @@ def _getopts(ev: ShellEvaluator, stmt: Loop, st: State,
 
 def _options_loop(ev: ShellEvaluator, stmt: Loop, st: State, frame: Frame, name: str,
                   found: list[tuple[str, str | None]], optind: int) -> list[State]:
-    active = [st]
-    done: list[State] = []
     outer = st.passes
-    for n, (letter, optarg) in enumerate(found):
-        for s in active:
-            s.set(name, Val(letter))
-            if optarg is None:
-                s.vars.pop("OPTARG", None)
-            else:
-                s.set("OPTARG", Val(optarg))
-            s.set("OPTIND", Val(str(optind)))
-            s.passes = outer + ((frame.file, stmt.row, n),)
-        ended = ev.run(stmt.body, active, frame)
-        active = [s for s in ended if not s.stop or s.stop == "continue"]
-        done += [s for s in ended if s.stop and s.stop != "continue"]
-        for s in active:
-            s.stop = None
-        if not active:
-            break
+
+    def bind(s: State, option: tuple[str, str | None]) -> None:
+        letter, optarg = option
+        s.set(name, Val(letter))
+        if optarg is None:
+            s.vars.pop("OPTARG", None)
+        else:
+            s.set("OPTARG", Val(optarg))
+        s.set("OPTIND", Val(str(optind)))
+
+    active, done = _passes(ev, stmt.body, stmt.row, st, frame, found, bind)
     for s in active + done:
         s.passes = outer
         s.set("OPTIND", Val(str(optind)))
